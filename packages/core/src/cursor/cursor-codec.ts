@@ -1,0 +1,88 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { InvalidCursorError } from '../errors/memory-simple-errors';
+import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
+import { normalizeScope } from '../scope/scope-matches';
+import { stableStringify } from './stable-stringify';
+
+/** What a cursor is bound to. A cursor is only accepted with the same binding it was issued for. */
+export interface CursorBinding {
+  /** The scope of the listing. A cursor used with another scope is `foreign`. */
+  scope: MemoryScope;
+  /** The name of the listing, such as `records` or `extraction-jobs`. */
+  listing: string;
+  /** The listing's filter. A cursor used with another filter is `stale`. */
+  filter?: unknown;
+}
+
+/** Settings of {@link createCursorCodec}. */
+export interface CursorCodecSettings {
+  /**
+   * The HMAC key that makes cursors tamper-evident. Use the same secret in every process
+   * that serves the same listings, so cursors survive restarts. Default: 32 random bytes
+   * per codec, so cursors are only valid within the process that issued them.
+   */
+  secret?: string | Uint8Array;
+  /** How long a cursor stays valid, in milliseconds. Older cursors are `stale`. Default 24 hours. */
+  maxAgeMs?: number;
+  /** The clock, in epoch milliseconds. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** Encodes listing positions as opaque, signed cursors and checks them on the way back. */
+export interface CursorCodec {
+  /** Encodes a position (any JSON value) for the given binding. */
+  encode(position: unknown, binding: CursorBinding): string;
+  /** Decodes a cursor issued for the same binding, or throws `InvalidCursorError`. */
+  decode(cursor: string, binding: CursorBinding): unknown;
+}
+
+const version = 'c1';
+const signatureBytes = 18;
+
+function digest(value: unknown): string {
+  return createHash('sha256').update(stableStringify(value)).digest('base64url').slice(0, 16);
+}
+
+/** Creates a codec for opaque, tamper-evident cursors bound to a scope and a listing. */
+export function createCursorCodec(settings: CursorCodecSettings = {}): CursorCodec {
+  const secret = settings.secret ?? randomBytes(32);
+  const maxAgeMs = settings.maxAgeMs ?? 24 * 60 * 60 * 1000;
+  const now = settings.now ?? Date.now;
+  const sign = (body: string) => createHmac('sha256', secret).update(body).digest().subarray(0, signatureBytes);
+
+  return {
+    encode(position, binding) {
+      const body = Buffer.from(
+        JSON.stringify({
+          s: digest(normalizeScope(binding.scope)),
+          l: digest({ listing: binding.listing, filter: binding.filter ?? null }),
+          t: now(),
+          p: position,
+        }),
+      ).toString('base64url');
+      return `${version}.${body}.${sign(body).toString('base64url')}`;
+    },
+    decode(cursor, binding) {
+      const parts = cursor.split('.');
+      if (parts.length !== 3 || parts[0] !== version) throw new InvalidCursorError({ reason: 'malformed' });
+      const [, body = '', signature = ''] = parts;
+      const given = Buffer.from(signature, 'base64url');
+      const expected = sign(body);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        throw new InvalidCursorError({ reason: 'tampered' });
+      }
+      let decoded: { s?: unknown; l?: unknown; t?: unknown; p?: unknown };
+      try {
+        decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as typeof decoded;
+      } catch (cause) {
+        throw new InvalidCursorError({ reason: 'malformed', cause });
+      }
+      if (decoded.s !== digest(normalizeScope(binding.scope))) throw new InvalidCursorError({ reason: 'foreign' });
+      if (decoded.l !== digest({ listing: binding.listing, filter: binding.filter ?? null })) {
+        throw new InvalidCursorError({ reason: 'stale' });
+      }
+      if (typeof decoded.t !== 'number' || now() - decoded.t > maxAgeMs) throw new InvalidCursorError({ reason: 'stale' });
+      return decoded.p;
+    },
+  };
+}

@@ -1,0 +1,224 @@
+import { performance } from 'node:perf_hooks';
+import type { z } from 'zod';
+import { MemoryNotFoundError } from '../errors/memory-not-found-error';
+import { MemoryScopeViolationError } from '../errors/memory-scope-violation-error';
+import { UnsupportedCapabilityError } from '../errors/unsupported-capability-error';
+import type { MemoryAdapter } from '../memory-adapter/v1/memory-adapter-v1';
+import type { MemoryAdapterCapabilities } from '../memory-adapter/v1/memory-adapter-v1-capabilities';
+import type { MemoryRecordHandle } from '../memory-adapter/v1/memory-adapter-v1-records';
+import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
+import type { MemorySourceRef } from '../memory-adapter/v1/memory-adapter-v1-source';
+import type { MemoryUsage } from '../memory-adapter/v1/memory-adapter-v1-usage';
+import type { MemoryWarning } from '../memory-adapter/v1/memory-adapter-v1-warning';
+import { parseInput, parseProviderResult } from '../schemas/parse-with-schema';
+import * as requests from '../schemas/request-schemas';
+import * as results from '../schemas/result-schemas';
+import { memoryScopeSchema } from '../schemas/scope-schema';
+import { fillUsage } from '../usage/fill-usage';
+import { dropOutOfScope, findScopeViolation } from './check-result-scope';
+import type { MemoryAdapterImplementation } from './memory-adapter-implementation';
+
+interface Reported {
+  usage?: MemoryUsage[];
+  warnings?: MemoryWarning[];
+}
+
+function assertSourceInScope(source: MemorySourceRef | undefined, scope: MemoryScope): void {
+  if (source !== undefined && source.companyId !== scope.companyId) {
+    throw new MemoryScopeViolationError({
+      message: `source.companyId (${source.companyId}) differs from scope.companyId (${scope.companyId}).`,
+    });
+  }
+}
+
+/**
+ * Turns an implementation into a `MemoryAdapter` that keeps the contract's promises:
+ * - every request is validated with zod first; a bad one throws `MemoryValidationError`
+ *   naming the field, and the implementation is never called;
+ * - a write whose source belongs to another company throws `MemoryScopeViolationError`;
+ * - optional surfaces whose capability flag is off throw `UnsupportedCapabilityError`;
+ * - every result is validated; a malformed one throws `MemoryInvalidResponseError`;
+ * - records outside the requested scope are dropped and reported as warnings;
+ * - handles issued by another adapter never reach the implementation;
+ * - every result carries `warnings` and usage with a measured `latencyMs`.
+ */
+export function defineMemoryAdapter(implementation: MemoryAdapterImplementation): MemoryAdapter {
+  const capabilities: MemoryAdapterCapabilities = parseInput(
+    results.memoryAdapterCapabilitiesSchema,
+    implementation.capabilities,
+    'capability manifest',
+    'capabilities',
+  );
+  const key = implementation.key;
+  const scopeOf = (scope: unknown) => parseInput(memoryScopeSchema, scope, 'scope', 'scope');
+  const handleOf = (handle: unknown) => parseInput(requests.memoryRecordHandleSchema, handle, 'handle', 'handle');
+  const isOwnHandle = (handle: MemoryRecordHandle) => handle.providerKey === key;
+
+  async function run<Result extends Reported>(
+    description: string,
+    schema: z.ZodType,
+    call: () => Promise<unknown>,
+    extraWarnings: MemoryWarning[] = [],
+  ): Promise<Result & { usage: MemoryUsage[]; warnings: MemoryWarning[] }> {
+    const started = performance.now();
+    const raw = await call();
+    const latencyMs = performance.now() - started;
+    const parsed = parseProviderResult(schema, raw, `${key} ${description}`) as Result;
+    return {
+      ...parsed,
+      usage: fillUsage(key, parsed.usage, latencyMs),
+      warnings: [...extraWarnings, ...(parsed.warnings ?? [])],
+    };
+  }
+
+  function requireCapability<Operation>(
+    flag: keyof MemoryAdapterCapabilities,
+    operation: Operation | undefined,
+    name: string,
+  ): Operation {
+    if (capabilities[flag] !== true || operation === undefined) {
+      throw new UnsupportedCapabilityError({ capability: name, provider: key });
+    }
+    return operation;
+  }
+
+  function filterWarnings(metadataFilter: unknown): MemoryWarning[] {
+    if (metadataFilter === undefined || capabilities.metadataFilter === true) return [];
+    return [{ type: 'unsupported', feature: 'metadataFilter', details: 'The filter was ignored.' }];
+  }
+
+  return {
+    specificationVersion: 'v1',
+    key,
+    capabilities,
+
+    async capture(request) {
+      const valid = parseInput(requests.memoryCaptureRequestSchema, request, 'capture request');
+      assertSourceInScope(valid.source, valid.scope);
+      return run('capture result', results.memoryCaptureResultSchema, () => implementation.capture(valid));
+    },
+
+    async upsertRecords(request) {
+      const valid = parseInput(requests.memoryRecordWriteRequestSchema, request, 'upsertRecords request');
+      assertSourceInScope(valid.source, valid.scope);
+      return run('upsertRecords result', results.memoryRecordWriteResultSchema, () =>
+        implementation.upsertRecords(valid),
+      );
+    },
+
+    async query(request) {
+      const valid = parseInput(requests.memoryQueryRequestSchema, request, 'query request');
+      const bundle = await run<z.output<typeof results.memoryContextBundleSchema>>(
+        'query result',
+        results.memoryContextBundleSchema,
+        () => implementation.query(valid),
+        filterWarnings(valid.metadataFilter),
+      );
+      const snippets = dropOutOfScope(bundle.snippets, valid.scope, bundle.warnings).slice(0, valid.topK ?? 10);
+      return { ...bundle, snippets };
+    },
+
+    async list(request) {
+      const valid = parseInput(requests.memoryListRequestSchema, request, 'list request');
+      const page = await run<z.output<typeof results.memoryListPageSchema>>(
+        'list result',
+        results.memoryListPageSchema,
+        () => implementation.list(valid),
+        filterWarnings(valid.metadataFilter),
+      );
+      return { ...page, items: dropOutOfScope(page.items, valid.scope, page.warnings) };
+    },
+
+    async get(handle, scope) {
+      const validHandle = handleOf(handle);
+      const validScope = scopeOf(scope);
+      if (!isOwnHandle(validHandle)) return null;
+      const snippet = parseProviderResult(
+        results.nullableSnippetSchema,
+        await implementation.get(validHandle, validScope),
+        `${key} get result`,
+      );
+      if (snippet === null || findScopeViolation(snippet, validScope) !== undefined) return null;
+      return snippet;
+    },
+
+    async forget(handles, scope) {
+      const validHandles = parseInput(requests.handleListSchema, handles, 'forget handles', 'handles');
+      const validScope = scopeOf(scope);
+      const own = validHandles.filter(isOwnHandle);
+      const skipped: MemoryWarning[] = validHandles
+        .filter((handle) => !isOwnHandle(handle))
+        .map((handle) => ({
+          type: 'other',
+          message: `Skipped handle ${handle.providerRecordId}: it was issued by ${handle.providerKey}, not ${key}.`,
+        }));
+      return run('forget result', results.memoryForgetResultSchema, () => implementation.forget(own, validScope), skipped);
+    },
+
+    async correct(handle, patch, scope) {
+      const correct = requireCapability('correction', implementation.correct, 'correct');
+      const validHandle = handleOf(handle);
+      const validPatch = parseInput(requests.memoryCorrectionPatchSchema, patch, 'correction patch', 'patch');
+      const validScope = scopeOf(scope);
+      if (!isOwnHandle(validHandle)) throw new MemoryNotFoundError({ resourceId: validHandle.providerRecordId });
+      return run('correct result', results.memoryCorrectionResultSchema, () =>
+        correct(validHandle, validPatch, validScope),
+      );
+    },
+
+    async profile(scope) {
+      const profile = requireCapability('profile', implementation.profile, 'profile');
+      const validScope = scopeOf(scope);
+      const result = await run<z.output<typeof results.memoryProfileSchema>>(
+        'profile result',
+        results.memoryProfileSchema,
+        () => profile(validScope),
+      );
+      return result.items === undefined
+        ? result
+        : { ...result, items: dropOutOfScope(result.items, validScope, result.warnings) };
+    },
+
+    async getExtractionJob(providerJobId, scope) {
+      const getJob = requireCapability('asyncExtraction', implementation.getExtractionJob, 'getExtractionJob');
+      const validId = parseInput(requests.providerJobIdSchema, providerJobId, 'job id', 'providerJobId');
+      const validScope = scopeOf(scope);
+      const { warnings: _ignored, ...result } = await run<z.output<typeof results.memoryExtractionJobResultSchema>>(
+        'getExtractionJob result',
+        results.memoryExtractionJobResultSchema,
+        () => getJob(validId, validScope),
+      );
+      return result;
+    },
+
+    async listExtractionJobs(scope, cursor) {
+      const listJobs = requireCapability('listExtractionJobs', implementation.listExtractionJobs, 'listExtractionJobs');
+      const validScope = scopeOf(scope);
+      const validCursor = parseInput(requests.optionalCursorSchema, cursor, 'cursor', 'cursor');
+      return run('listExtractionJobs result', results.memoryExtractionJobPageSchema, () =>
+        listJobs(validScope, validCursor),
+      );
+    },
+
+    async retryExtractionJob(providerJobId, scope) {
+      const retry = requireCapability('retryExtractionJob', implementation.retryExtractionJob, 'retryExtractionJob');
+      const validId = parseInput(requests.providerJobIdSchema, providerJobId, 'job id', 'providerJobId');
+      const validScope = scopeOf(scope);
+      return run('retryExtractionJob result', results.memoryExtractionRetryResultSchema, () =>
+        retry(validId, validScope),
+      );
+    },
+
+    async explain(result, scope) {
+      const explain = requireCapability('explain', implementation.explain, 'explain');
+      const validResult = parseInput(results.memoryContextBundleSchema, result, 'query result', 'result');
+      const validScope = scopeOf(scope);
+      const { warnings: _ignored, ...explanation } = await run<z.output<typeof results.memoryExplanationSchema>>(
+        'explain result',
+        results.memoryExplanationSchema,
+        () => explain(validResult, validScope),
+      );
+      return explanation;
+    },
+  };
+}

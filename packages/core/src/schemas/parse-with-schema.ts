@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import { MemoryInvalidResponseError } from '../errors/memory-simple-errors';
+import { MemoryValidationError, type MemoryValidationIssue } from '../errors/memory-validation-error';
+
+function toIssues(error: z.ZodError, prefix: string): MemoryValidationIssue[] {
+  return error.issues.map((issue) => ({
+    path: [prefix, ...issue.path.map(String)].filter((part) => part !== '').join('.'),
+    message: issue.message,
+  }));
+}
+
+/**
+ * Validates input at a public boundary. Throws `MemoryValidationError` naming the dotted
+ * path of the first bad field (prefixed with `pathPrefix`, such as `scope`).
+ */
+export function parseInput<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+  target: string,
+  pathPrefix = '',
+): z.output<Schema> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new MemoryValidationError({ target, issues: toIssues(result.error, pathPrefix), cause: result.error });
+}
+
+/** Validates a provider's result. Throws `MemoryInvalidResponseError`; a malformed result is never passed on. */
+export function parseProviderResult<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+  description: string,
+): z.output<Schema> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const [first] = toIssues(result.error, '');
+  throw new MemoryInvalidResponseError({
+    message: `Malformed ${description}: ${first?.path || '(root)'}: ${first?.message ?? 'invalid'}`,
+    field: first?.path,
+    cause: result.error,
+  });
+}

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { metadataSchema } from './json-value-schema';
+import { memoryRecordHandleSchema } from './request-schemas';
+import { memoryScopeSchema } from './scope-schema';
+import { memoryHookKindSchema, memorySourceRefSchema } from './source-schema';
+import { memoryUsageSchema, memoryWarningSchema } from './usage-schema';
+
+const usageList = z.array(memoryUsageSchema).optional();
+const warningList = z.array(memoryWarningSchema).optional();
+const timestamp = z.string().min(1).optional();
+
+export const memorySnippetSchema = z.object({
+  handle: memoryRecordHandleSchema,
+  text: z.string(),
+  score: z.number().finite().optional(),
+  summary: z.string().optional(),
+  source: memorySourceRefSchema.optional(),
+  metadata: metadataSchema.optional(),
+  scope: memoryScopeSchema.optional(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+export const memoryExtractionJobSchema = z.object({
+  providerJobId: z.string().min(1),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+  hookKind: memoryHookKindSchema.optional(),
+  source: memorySourceRefSchema.optional(),
+  error: z.string().optional(),
+  submittedAt: timestamp,
+  startedAt: timestamp,
+  finishedAt: timestamp,
+});
+
+export const memoryCaptureResultSchema = z.object({
+  records: z.array(memoryRecordHandleSchema).optional(),
+  jobs: z.array(memoryExtractionJobSchema).optional(),
+  usage: usageList,
+  warnings: warningList,
+});
+
+export const memoryRecordWriteResultSchema = z.object({
+  records: z.array(memoryRecordHandleSchema).optional(),
+  failures: z
+    .array(
+      z.object({
+        index: z.number().int().nonnegative(),
+        code: z.string().min(1),
+        message: z.string(),
+        isRetryable: z.boolean().optional(),
+      }),
+    )
+    .optional(),
+  usage: usageList,
+  warnings: warningList,
+});
+
+export const memoryContextBundleSchema = z.object({
+  snippets: z.array(memorySnippetSchema),
+  profileSummary: z.string().optional(),
+  usage: usageList,
+  warnings: warningList,
+});
+
+export const memoryListPageSchema = z.object({
+  items: z.array(memorySnippetSchema),
+  nextCursor: z.string().min(1).optional(),
+  usage: usageList,
+  warnings: warningList,
+});
+
+export const nullableSnippetSchema = memorySnippetSchema.nullable();
+
+export const memoryForgetResultSchema = z.object({ usage: usageList, warnings: warningList });
+
+export const memoryCorrectionResultSchema = z.object({
+  record: memoryRecordHandleSchema,
+  supersedes: memoryRecordHandleSchema.optional(),
+  usage: usageList,
+  warnings: warningList,
+});
+
+export const memoryProfileSchema = z.object({
+  summary: z.string(),
+  items: z.array(memorySnippetSchema).optional(),
+  usage: usageList,
+  warnings: warningList,
+});
+
+export const memoryExtractionJobResultSchema = z.object({
+  job: memoryExtractionJobSchema.nullable(),
+  usage: usageList,
+});
+
+export const memoryExtractionJobPageSchema = z.object({
+  items: z.array(memoryExtractionJobSchema),
+  nextCursor: z.string().min(1).optional(),
+  usage: usageList,
+  warnings: warningList,
+});
+
+export const memoryExtractionRetryResultSchema = z.object({
+  job: memoryExtractionJobSchema,
+  usage: usageList,
+  warnings: warningList,
+});
+
+export const memoryExplanationSchema = z.object({
+  steps: z.array(
+    z.object({
+      handle: memoryRecordHandleSchema,
+      stage: z.string().min(1),
+      score: z.number().finite().optional(),
+      details: z.string().optional(),
+    }),
+  ),
+  usage: usageList,
+});
+
+export const memoryAdapterCapabilitiesSchema = z.strictObject({
+  profile: z.boolean().optional(),
+  correction: z.boolean().optional(),
+  multimodal: z.boolean().optional(),
+  providerManagedExtraction: z.boolean().optional(),
+  asyncExtraction: z.boolean().optional(),
+  providerNativeBrowse: z.boolean().optional(),
+  listExtractionJobs: z.boolean().optional(),
+  retryExtractionJob: z.boolean().optional(),
+  explain: z.boolean().optional(),
+  metadataFilter: z.boolean().optional(),
+});
