@@ -5,11 +5,13 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 /**
  * Inside this repository, tests import workspace packages from their sources, so a test
  * never runs against a stale build. Published packages resolve through their `exports`.
+ * More specific specifiers come first: the first matching alias wins.
  */
 export const workspaceSourceAliases: Record<string, string> = {
   '@memplane/core': `${root}packages/core/src/index.ts`,
   '@memplane/test-server/with-vitest': `${root}packages/test-server/src/with-vitest.ts`,
   '@memplane/test-server': `${root}packages/test-server/src/index.ts`,
+  '@memplane/conformance/runner': `${root}conformance/src/runner.ts`,
   '@memplane/conformance': `${root}conformance/src/index.ts`,
   '@memplane/memory': `${root}adapters/memory/src/index.ts`,
 };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { metadataSchema } from './json-value-schema';
 import { memoryRecordHandleSchema } from './request-schemas';
-import { memoryScopeSchema } from './scope-schema';
-import { memoryHookKindSchema, memorySourceRefSchema } from './source-schema';
+import { returnedScopeSchema } from './scope-schema';
+import { memoryHookKindSchema, returnedSourceRefSchema } from './source-schema';
 import { memoryUsageSchema, memoryWarningSchema } from './usage-schema';
 
 const usageList = z.array(memoryUsageSchema).optional();
@@ -14,9 +14,9 @@ export const memorySnippetSchema = z.object({
   text: z.string(),
   score: z.number().finite().optional(),
   summary: z.string().optional(),
-  source: memorySourceRefSchema.optional(),
+  source: returnedSourceRefSchema.optional(),
   metadata: metadataSchema.optional(),
-  scope: memoryScopeSchema.optional(),
+  scope: returnedScopeSchema.optional(),
   createdAt: timestamp,
   updatedAt: timestamp,
 });
@@ -25,7 +25,7 @@ export const memoryExtractionJobSchema = z.object({
   providerJobId: z.string().min(1),
   status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
   hookKind: memoryHookKindSchema.optional(),
-  source: memorySourceRefSchema.optional(),
+  source: returnedSourceRefSchema.optional(),
   error: z.string().optional(),
   submittedAt: timestamp,
   startedAt: timestamp,

@@ -3,7 +3,9 @@ import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
 
 /** An identifier: 1 to 256 characters, no control characters (NUL included). */
 // eslint-disable-next-line no-control-regex
-export const identifierSchema = z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters').regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+export const identifierSchema = z
+  .string()
+  .regex(/^[^\u0000-\u001f\u007f]{1,256}$/, 'must be 1 to 256 characters with no control characters');
 
 export const memoryScopeSchema = z.strictObject({
   companyId: identifierSchema,
@@ -14,4 +16,19 @@ export const memoryScopeSchema = z.strictObject({
   subjectId: identifierSchema.optional(),
   sessionKey: identifierSchema.optional(),
   namespace: identifierSchema.optional(),
+}) satisfies z.ZodType<MemoryScope>;
+
+/**
+ * The scope as a provider returns it. Results are checked for shape, not re-checked for
+ * identifier format, which keeps result validation cheap on large pages.
+ */
+export const returnedScopeSchema = z.object({
+  companyId: z.string(),
+  agentId: z.string().optional(),
+  projectId: z.string().optional(),
+  issueId: z.string().optional(),
+  runId: z.string().optional(),
+  subjectId: z.string().optional(),
+  sessionKey: z.string().optional(),
+  namespace: z.string().optional(),
 }) satisfies z.ZodType<MemoryScope>;

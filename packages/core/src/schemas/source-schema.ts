@@ -30,6 +30,18 @@ export const memorySourceRefSchema = z.strictObject({
   externalRef: optionalReference,
 }) satisfies z.ZodType<MemorySourceRef>;
 
+/** The source ref as a provider returns it: shape only (see `returnedScopeSchema`). */
+export const returnedSourceRefSchema = z.object({
+  kind: memorySourceKindSchema,
+  companyId: z.string(),
+  issueId: z.string().optional(),
+  commentId: z.string().optional(),
+  documentKey: z.string().optional(),
+  runId: z.string().optional(),
+  activityId: z.string().optional(),
+  externalRef: z.string().optional(),
+}) satisfies z.ZodType<MemorySourceRef>;
+
 export const memoryHookKindSchema = z.enum([
   'pre_run_hydrate',
   'post_run_capture',

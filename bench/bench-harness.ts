@@ -1,0 +1,74 @@
+import { performance } from 'node:perf_hooks';
+
+/** One table a benchmark contributes to BENCHMARKS.md. */
+export interface BenchTable {
+  /** The table's heading. */
+  title: string;
+  /** Column names. */
+  columns: string[];
+  /** Rows of cells, already formatted. */
+  rows: string[][];
+  /** Notes printed under the table: what was measured and how. */
+  notes?: string[];
+}
+
+/** What a benchmark returns: the tables for BENCHMARKS.md and the raw figures for its JSON file. */
+export interface BenchResult {
+  tables: BenchTable[];
+  figures: Record<string, unknown>;
+}
+
+/** A benchmark under `bench/`. */
+export interface Benchmark {
+  /** The name used on the command line: `npm run bench <name>`. */
+  name: string;
+  /** What it measures, one sentence. */
+  description: string;
+  run(): Promise<BenchResult>;
+}
+
+/** The median of a list of numbers. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/** The p-th percentile (0 to 100) of a list of numbers, nearest rank. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank] ?? 0;
+}
+
+/**
+ * Times several variants of the same work, interleaved round by round so that noise on a
+ * shared machine hits every variant alike. Returns, per variant, the median over rounds of
+ * the mean time per call in microseconds.
+ */
+export async function compareVariants(
+  variants: Record<string, () => Promise<unknown>>,
+  options: { rounds: number; callsPerRound: number; warmupCalls: number },
+): Promise<Record<string, { medianMicroseconds: number; roundMicroseconds: number[] }>> {
+  const names = Object.keys(variants);
+  for (const name of names) {
+    for (let call = 0; call < options.warmupCalls; call += 1) await variants[name]!();
+  }
+  const perRound: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < options.rounds; round += 1) {
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      const started = performance.now();
+      for (let call = 0; call < options.callsPerRound; call += 1) await variants[name]!();
+      perRound[name]!.push(((performance.now() - started) * 1000) / options.callsPerRound);
+    }
+  }
+  return Object.fromEntries(
+    names.map((name) => [name, { medianMicroseconds: median(perRound[name]!), roundMicroseconds: perRound[name]! }]),
+  );
+}
+
+/** Formats a number with a fixed count of decimals. */
+export function formatNumber(value: number, decimals = 1): string {
+  return value.toFixed(decimals);
+}

@@ -1,0 +1,5 @@
+import type { Benchmark } from './bench-harness';
+import { coreValidationBenchmark } from './core-validation.bench';
+
+/** Every benchmark, in the order BENCHMARKS.md lists them. */
+export const benchmarks: Benchmark[] = [coreValidationBenchmark];

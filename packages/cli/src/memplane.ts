@@ -1,0 +1,7 @@
+import { runMemplaneCli } from './run-memplane-cli';
+
+const exitCode = await runMemplaneCli(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+});
+process.exitCode = exitCode;
