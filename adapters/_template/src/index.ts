@@ -1,0 +1,6 @@
+export { createExampleAdapter } from './example-adapter';
+export { exampleCapabilities } from './example-capabilities';
+export { ExampleApiError, ExampleClient, type ExampleClientSettings, type ExampleRequest } from './example-client';
+export { exampleProviderKey } from './example-handle';
+export { exampleScopeLabels } from './example-scope-mapping';
+export { defaultExampleBaseURL, type ExampleAdapterSettings } from './example-settings';
