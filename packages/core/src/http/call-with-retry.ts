@@ -96,6 +96,8 @@ export async function callWithRetry<Value>(
   const random = options.random ?? Math.random;
   const timeoutMs = options.timeoutMs ?? 30_000;
   for (let attempt = 0; ; attempt += 1) {
+    // An abort event never fires for a signal that is already aborted, so check it before each attempt.
+    options.signal?.throwIfAborted();
     try {
       return await attemptWithTimeout(run, timeoutMs, options.operation, options.signal);
     } catch (error) {
