@@ -1,0 +1,78 @@
+import { performance } from 'node:perf_hooks';
+import { describeError } from './assertions';
+import { selectRules, validateConformanceOptions, type ConformanceOptions } from './conformance-options';
+import type { ConformanceRule, RuleFamily } from './conformance-rule';
+import { executeRule } from './execute-rule';
+import { allRules } from './rules/index';
+
+/** The result of one rule. */
+export interface ConformanceRuleResult {
+  /** The rule id. */
+  id: string;
+  /** The rule family. */
+  family: RuleFamily;
+  /** What the rule checks. */
+  description: string;
+  /** How the rule ended. */
+  status: 'passed' | 'failed' | 'skipped';
+  /** Why the rule was skipped, for skipped rules. */
+  reason?: string;
+  /** What went wrong, for failed rules: the assertion message or the unexpected error. */
+  error?: string;
+  /** How long the rule took, in milliseconds. */
+  durationMs: number;
+}
+
+/** The report of a conformance run. */
+export interface ConformanceReport {
+  /** The `name` of the options. */
+  name: string;
+  /** One result per selected rule, in suite order. */
+  results: ConformanceRuleResult[];
+  /** How many rules passed. */
+  passed: number;
+  /** How many rules failed. */
+  failed: number;
+  /** How many rules were skipped, each with its reason. */
+  skipped: number;
+}
+
+/** Runs the given rules sequentially under the options. Used by `runConformance` and the runner's own tests. */
+export async function runRules(
+  rules: ReadonlyArray<ConformanceRule>,
+  options: ConformanceOptions,
+): Promise<ConformanceReport> {
+  const valid = validateConformanceOptions(options, rules);
+  const results: ConformanceRuleResult[] = [];
+  for (const rule of selectRules(rules, valid)) {
+    const started = performance.now();
+    const base = { id: rule.id, family: rule.family, description: rule.description };
+    try {
+      const outcome = await executeRule(rule, valid);
+      const durationMs = performance.now() - started;
+      results.push(
+        outcome.status === 'skipped'
+          ? { ...base, status: 'skipped', reason: outcome.reason, durationMs }
+          : { ...base, status: 'passed', durationMs },
+      );
+    } catch (error) {
+      results.push({ ...base, status: 'failed', error: describeFailure(error), durationMs: performance.now() - started });
+    }
+  }
+  const count = (status: ConformanceRuleResult['status']) => results.filter((result) => result.status === status).length;
+  return { name: valid.name, results, passed: count('passed'), failed: count('failed'), skipped: count('skipped') };
+}
+
+function describeFailure(error: unknown): string {
+  // Assertion messages are written to be read as they are; anything else is named with its class and code.
+  if (error instanceof Error && error.name === 'AssertionError') return error.message;
+  return `Threw ${describeError(error)}`;
+}
+
+/**
+ * Runs every conformance rule against the adapter, one after the other, and returns the report.
+ * Rejects with `MemoryValidationError` naming the field when the options are invalid.
+ */
+export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
+  return runRules(allRules, options);
+}
