@@ -1,0 +1,195 @@
+import {
+  MemoryNotFoundError,
+  type MemoryCorrectionPatch,
+  type MemoryCorrectionResult,
+  type MemoryForgetResult,
+  type MemoryRecordHandle,
+  type MemoryScope,
+  type MemoryUsage,
+  type MemoryWarning,
+} from '@memplane/core';
+import type { SupermemoryAdapterContext } from './supermemory-adapter-context';
+import {
+  emptyResponseSchema,
+  forgetMemoryResponseSchema,
+  memoryListResponseSchema,
+  updateDocumentResponseSchema,
+  updateMemoryResponseSchema,
+} from './supermemory-api-schemas';
+import { readSupermemoryHandle, toSupermemoryHandle } from './supermemory-handle';
+import { lookUpMemory } from './supermemory-memory-lookup';
+import { findSupermemoryScopeViolation } from './supermemory-record-mapping';
+import { decodeRecordMetadata, encodeRecordMetadata, metadataKeys } from './supermemory-record-metadata';
+import { listMemories } from './supermemory-raw-endpoints';
+import { readDocumentInScope } from './supermemory-read-operations';
+import { scopeToConditions } from './supermemory-scope-mapping';
+
+async function ignoreNotFound(run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    if (!MemoryNotFoundError.isInstance(error)) throw error;
+  }
+}
+
+async function forgetMemory(
+  context: SupermemoryAdapterContext,
+  memoryId: string,
+  containerTag: string,
+  usage: MemoryUsage[],
+): Promise<void> {
+  await ignoreNotFound(async () => {
+    const { usage: callUsage } = await context.call(
+      { operation: 'forget', resourceId: memoryId },
+      forgetMemoryResponseSchema,
+      (options) => context.client.memories.forget({ containerTag, id: memoryId, reason: 'forgotten through memplane' }, options),
+    );
+    usage.push(callUsage);
+  });
+}
+
+/** The memory entries extracted from a captured document: the ones that share its record key. */
+async function forgetDerivedMemories(
+  context: SupermemoryAdapterContext,
+  scope: MemoryScope,
+  recordKey: string,
+  usage: MemoryUsage[],
+): Promise<void> {
+  const containerTag = context.containerTagOf(scope.companyId);
+  const filters = { AND: [...scopeToConditions({ companyId: scope.companyId }), { key: metadataKeys.recordKey, value: recordKey }] };
+  const { value, usage: callUsage } = await context.call({ operation: 'forget' }, memoryListResponseSchema, (options) =>
+    listMemories(context.client, { containerTags: [containerTag], page: 1, limit: 100, sort: 'createdAt', order: 'asc', filters }, options),
+  );
+  usage.push(callUsage);
+  for (const entry of value.memoryEntries) {
+    if (entry.isForgotten !== true) await forgetMemory(context, entry.id, containerTag, usage);
+  }
+}
+
+/**
+ * `forget`. A memory handle: the entry is read first (scope check, and a superseded version
+ * resolves to the record's latest one), then `memories.forget` soft-deletes it; Supermemory
+ * keeps it flagged `isForgotten` and never returns it in search, and the adapter drops it from
+ * list and get. A document handle: `documents.get` (scope check), then `documents.delete`
+ * (permanent), and the memories extracted from it are forgotten too, because whether
+ * Supermemory removes them with the document is not documented. Missing, foreign and
+ * already forgotten handles are skipped without a word.
+ */
+export async function forgetSupermemoryRecords(
+  context: SupermemoryAdapterContext,
+  handles: MemoryRecordHandle[],
+  scope: MemoryScope,
+): Promise<MemoryForgetResult> {
+  const usage: MemoryUsage[] = [];
+  const warnings: MemoryWarning[] = [];
+  const containerTag = context.containerTagOf(scope.companyId);
+  for (const handle of handles) {
+    const reference = readSupermemoryHandle(handle);
+    if (reference === undefined) {
+      warnings.push({ type: 'other', message: `Skipped handle ${handle.providerRecordId}: it is not a Supermemory handle.` });
+      continue;
+    }
+    if (reference.kind === 'document') {
+      const document = await readDocumentInScope(context, reference.documentId, handle.providerRecordId, scope, usage);
+      if (document === undefined) continue;
+      await ignoreNotFound(async () => {
+        const { usage: callUsage } = await context.call(
+          { operation: 'forget', resourceId: handle.providerRecordId },
+          emptyResponseSchema,
+          (options) => context.client.documents.delete(reference.documentId, options),
+        );
+        usage.push(callUsage);
+      });
+      const recordKey = decodeRecordMetadata(document.metadata, []).recordKey;
+      if (recordKey !== undefined) await forgetDerivedMemories(context, scope, recordKey, usage);
+      continue;
+    }
+    const found = await lookUpMemory(context, scope, reference.memoryId, reference.recordKey, usage);
+    if (found?.current === undefined) continue;
+    if (findSupermemoryScopeViolation(decodeRecordMetadata(found.current.metadata, []), scope) !== undefined) continue;
+    await forgetMemory(context, found.current.id, containerTag, usage);
+  }
+  return { usage, warnings };
+}
+
+/**
+ * `correct`. A memory handle: `memories.updateMemory`, which creates a new version (the old
+ * one stays, `isLatest=false`); the result's `record` is the new version and `supersedes` the
+ * one it replaced. Text, summary and metadata keys not in the patch carry over; the reason is
+ * stored with the new version. A document handle: `documents.update` (a content change makes
+ * Supermemory process the document again).
+ */
+export async function correctSupermemoryRecord(
+  context: SupermemoryAdapterContext,
+  handle: MemoryRecordHandle,
+  patch: MemoryCorrectionPatch,
+  scope: MemoryScope,
+): Promise<MemoryCorrectionResult> {
+  const reference = readSupermemoryHandle(handle);
+  const usage: MemoryUsage[] = [];
+  if (reference === undefined) throw new MemoryNotFoundError({ resourceId: handle.providerRecordId });
+  if (reference.kind === 'document') {
+    const document = await readDocumentInScope(context, reference.documentId, handle.providerRecordId, scope, usage);
+    if (document === undefined) throw new MemoryNotFoundError({ resourceId: handle.providerRecordId });
+    const decoded = decodeRecordMetadata(document.metadata, []);
+    const metadata = encodeRecordMetadata({
+      scope: decoded.scope ?? scope,
+      ...(decoded.recordKey === undefined ? {} : { recordKey: decoded.recordKey }),
+      origin: 'capture',
+      ...(decoded.source === undefined ? {} : { source: decoded.source }),
+      metadata: { ...decoded.metadata, ...patch.metadata },
+      ...((patch.summary ?? decoded.summary) === undefined ? {} : { summary: patch.summary ?? decoded.summary }),
+      ...(patch.reason === undefined ? {} : { correctionReason: patch.reason }),
+    });
+    const { usage: callUsage } = await context.call(
+      { operation: 'correct', resourceId: handle.providerRecordId },
+      updateDocumentResponseSchema,
+      (options) =>
+        context.client.documents.update(
+          reference.documentId,
+          { metadata, ...(patch.text === undefined ? {} : { content: patch.text }) },
+          options,
+        ),
+    );
+    usage.push(callUsage);
+    return { record: handle, usage };
+  }
+  const found = await lookUpMemory(context, scope, reference.memoryId, reference.recordKey, usage);
+  const current = found?.current;
+  const decoded = current === undefined ? undefined : decodeRecordMetadata(current.metadata, []);
+  if (current === undefined || decoded === undefined || findSupermemoryScopeViolation(decoded, scope) !== undefined) {
+    throw new MemoryNotFoundError({ resourceId: handle.providerRecordId });
+  }
+  const recordKey = decoded.recordKey ?? reference.recordKey;
+  const summary = patch.summary ?? decoded.summary;
+  const callerMetadata = patch.metadata === undefined ? decoded.metadata : { ...decoded.metadata, ...patch.metadata };
+  const metadata = encodeRecordMetadata({
+    scope: decoded.scope ?? scope,
+    ...(recordKey === undefined ? {} : { recordKey }),
+    origin: decoded.origin === 'capture' ? 'capture' : 'record',
+    ...(decoded.source === undefined ? {} : { source: decoded.source }),
+    ...(callerMetadata === undefined ? {} : { metadata: callerMetadata }),
+    ...(summary === undefined ? {} : { summary }),
+    ...(patch.reason === undefined ? {} : { correctionReason: patch.reason }),
+  });
+  const { value, usage: callUsage } = await context.call(
+    { operation: 'correct', resourceId: handle.providerRecordId },
+    updateMemoryResponseSchema,
+    (options) =>
+      context.client.memories.updateMemory(
+        {
+          containerTag: context.containerTagOf(scope.companyId),
+          id: current.id,
+          newContent: patch.text ?? current.memory,
+          metadata,
+        },
+        options,
+      ),
+  );
+  usage.push(callUsage);
+  return {
+    record: toSupermemoryHandle({ kind: 'memory', memoryId: value.id, recordKey }),
+    supersedes: toSupermemoryHandle({ kind: 'memory', memoryId: current.id, recordKey }),
+    usage,
+  };
+}
