@@ -1,0 +1,2 @@
+// Test-only module for the loader: nothing that creates an adapter.
+export const settings = { region: 'eu' };

@@ -1,0 +1,122 @@
+import { AssertionError } from 'node:assert/strict';
+import { MemoryValidationError } from '@memplane/core';
+import { describe, expect, it } from 'vitest';
+import { referenceOptions } from './__fixtures__/broken-adapters/reference-options';
+import type { ConformanceOptions } from './conformance-options';
+import type { ConformanceRule } from './conformance-rule';
+import { runConformance, runRules } from './run-conformance';
+
+const reference = (overrides: Partial<ConformanceOptions> = {}): ConformanceOptions => ({
+  ...referenceOptions('@memplane/memory'),
+  ...overrides,
+});
+
+async function validationFieldOf(options: unknown): Promise<string> {
+  const error = await runConformance(options as ConformanceOptions).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(MemoryValidationError.isInstance(error)).toBe(true);
+  return (error as MemoryValidationError).field;
+}
+
+describe('runConformance options', () => {
+  it('refuses a skip without a reason, naming the skip entry', async () => {
+    expect(await validationFieldOf(reference({ skip: { errors: '  ' } }))).toBe('skip.errors');
+  });
+
+  it('refuses a skip entry that names no rule (a typo must not silently skip nothing)', async () => {
+    expect(await validationFieldOf(reference({ skip: { erors: 'typo' } }))).toBe('skip.erors');
+  });
+
+  it('refuses options without createAdapter, an empty name, a bad only prefix and a bad fault injector', async () => {
+    const { createAdapter: _missing, ...withoutFactory } = reference();
+    expect(await validationFieldOf(withoutFactory)).toBe('createAdapter');
+    expect(await validationFieldOf(reference({ name: '' }))).toBe('name');
+    expect(await validationFieldOf(reference({ only: ['scope', 'nothing.like.this'] }))).toBe('only.1');
+    expect(await validationFieldOf(reference({ faults: { inject: () => undefined } as never }))).toBe('faults');
+  });
+});
+
+describe('runConformance skip policy', () => {
+  it('fails the errors rules without a fault injector, telling the user to pass faults or skip with a reason', async () => {
+    const report = await runConformance(reference({ faults: undefined, only: ['errors.timeout'] }));
+    expect(report.results.map((result) => result.status)).toEqual(['failed', 'failed', 'failed']);
+    expect(report.results[0]?.error).toMatch(/needs a fault injector: pass `faults`.*skip it with a reason/);
+  });
+
+  it('skips the errors rules when the options skip the family with a reason, and says so', async () => {
+    const report = await runConformance(reference({ faults: undefined, skip: { errors: 'the sandbox cannot fake 429s' }, only: ['errors'] }));
+    expect(report.skipped).toBe(15);
+    for (const result of report.results) {
+      expect(result.reason).toBe('skipped by options.skip["errors"]: the sandbox cannot fake 429s');
+    }
+  });
+
+  it('fails the peer rules without createPeerAdapter instead of skipping them silently', async () => {
+    const report = await runConformance(reference({ createPeerAdapter: undefined, only: ['scope.peer'] }));
+    expect(report.failed).toBe(3);
+    expect(report.results[0]?.error).toMatch(/needs a peer adapter over the same backend: pass `createPeerAdapter`/);
+  });
+
+  it('takes the most specific skip entry, and explicit skips before capability checks', async () => {
+    const report = await runConformance(
+      reference({ only: ['capabilities.correct', 'extraction'], skip: { extraction: 'family reason', 'extraction.retry.succeeds': 'rule reason' } }),
+    );
+    const byId = new Map(report.results.map((result) => [result.id, result]));
+    expect(byId.get('extraction.retry.succeeds')?.reason).toContain('rule reason');
+    expect(byId.get('extraction.job.reaches-succeeded')?.reason).toContain('family reason');
+    expect(byId.get('capabilities.correct.declared-off')?.reason).toBe(
+      'the adapter declares capabilities.correction, so the surface must work instead',
+    );
+    expect(byId.get('capabilities.correct.declared-on')?.status).toBe('passed');
+  });
+
+  it('skips rules from the capability manifest with the reason', async () => {
+    const options = reference();
+    const report = await runConformance({
+      ...options,
+      async createAdapter() {
+        const adapter = await options.createAdapter();
+        return { ...adapter, capabilities: { ...adapter.capabilities, explain: false } } as typeof adapter;
+      },
+      only: ['capabilities.explain.declared-on', 'usage.explain'],
+    });
+    expect(report.results.map((result) => [result.id, result.status, result.reason])).toEqual([
+      ['capabilities.explain.declared-on', 'skipped', 'the adapter does not declare capabilities.explain'],
+      ['usage.explain', 'skipped', 'the adapter does not declare capabilities.explain'],
+    ]);
+  });
+});
+
+describe('runRules', () => {
+  const passing: ConformanceRule = { id: 'usage.sample-pass', family: 'usage', description: 'passes', run: async () => undefined };
+  const failing: ConformanceRule = {
+    id: 'usage.sample-fail',
+    family: 'usage',
+    description: 'fails',
+    run: async () => {
+      throw new AssertionError({ message: 'Expected the sample to fail.' });
+    },
+  };
+  const hanging: ConformanceRule = { id: 'usage.sample-hang', family: 'usage', description: 'never ends', run: () => new Promise<void>(() => undefined) };
+
+  it('reports each rule with status, message, duration and the counts', async () => {
+    const report = await runRules([passing, failing], reference());
+    expect(report).toMatchObject({ name: '@memplane/memory', passed: 1, failed: 1, skipped: 0 });
+    expect(report.results[1]).toMatchObject({ id: 'usage.sample-fail', status: 'failed', error: 'Expected the sample to fail.' });
+    for (const result of report.results) expect(result.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('fails a rule that outlives ruleTimeoutMs with a timeout error, and goes on', async () => {
+    const report = await runRules([hanging, passing], reference({ ruleTimeoutMs: 5 }));
+    expect(report.results[0]).toMatchObject({ status: 'failed' });
+    expect(report.results[0]?.error).toMatch(/MEMORY_TIMEOUT.*Rule usage\.sample-hang did not finish within 5 ms/);
+    expect(report.results[1]?.status).toBe('passed');
+  });
+
+  it('fails every rule whose adapter factory throws, naming the error', async () => {
+    const report = await runRules([passing], reference({ createAdapter: () => Promise.reject(new MemoryValidationError({ target: 'settings', issues: [{ path: 'apiKey', message: 'missing' }] })) }));
+    expect(report.results[0]?.error).toBe('Threw MemoryValidationError (MEMORY_VALIDATION): Invalid settings: apiKey: missing');
+  });
+});
