@@ -4,7 +4,11 @@ import { convertExampleUsage } from './convert-example-usage';
 
 describe('convertExampleUsage', () => {
   it('reports no counter and no raw payload when the API sent no usage', () => {
-    expect(convertExampleUsage(undefined, 12)).toEqual({ provider: 'example', billingType: 'metered_api', latencyMs: 12 });
+    expect(convertExampleUsage(undefined, 12)).toEqual({
+      provider: 'example',
+      billingType: 'metered_api',
+      latencyMs: 12,
+    });
   });
 
   it('maps the reported counters and keeps the payload in raw', () => {

@@ -24,14 +24,14 @@ async function isInScope(
   handle: MemoryRecordHandle,
   recordId: string,
   scope: MemoryScope,
-  usage: MemoryUsage[],
+  usage: MemoryUsage[]
 ): Promise<boolean> {
   if (!narrowsBelowCompany(scope)) return true;
   try {
     const read = await context.call(
       { operation: 'get', resourceId: handle.providerRecordId },
       exampleRecordResponseSchema,
-      (signal) => context.client.getRecord(recordId, scope.companyId, signal),
+      (signal) => context.client.getRecord(recordId, scope.companyId, signal)
     );
     usage.push(read.usage);
     return findExampleScopeViolation(read.value.record, scope) === undefined;
@@ -48,14 +48,17 @@ async function isInScope(
 export async function forgetExampleRecords(
   context: ExampleAdapterContext,
   handles: MemoryRecordHandle[],
-  scope: MemoryScope,
+  scope: MemoryScope
 ): Promise<MemoryForgetResult> {
   const usage: MemoryUsage[] = [];
   const warnings: MemoryWarning[] = [];
   for (const handle of handles) {
     const recordId = readRecordId(handle);
     if (recordId === undefined) {
-      warnings.push({ type: 'other', message: `Skipped handle ${handle.providerRecordId}: it is not an Example record handle.` });
+      warnings.push({
+        type: 'other',
+        message: `Skipped handle ${handle.providerRecordId}: it is not an Example record handle.`,
+      });
       continue;
     }
     if (!(await isInScope(context, handle, recordId, scope, usage))) continue;
@@ -63,7 +66,7 @@ export async function forgetExampleRecords(
       const deleted = await context.call(
         { operation: 'forget', resourceId: handle.providerRecordId },
         exampleDeleteRecordResponseSchema,
-        (signal) => context.client.deleteRecord(recordId, scope.companyId, signal),
+        (signal) => context.client.deleteRecord(recordId, scope.companyId, signal)
       );
       usage.push(deleted.usage);
     } catch (error) {
@@ -82,7 +85,7 @@ export async function correctExampleRecord(
   context: ExampleAdapterContext,
   handle: MemoryRecordHandle,
   patch: MemoryCorrectionPatch,
-  scope: MemoryScope,
+  scope: MemoryScope
 ): Promise<MemoryCorrectionResult> {
   const recordId = readRecordId(handle);
   const usage: MemoryUsage[] = [];
@@ -99,10 +102,11 @@ export async function correctExampleRecord(
         query: { tenant: scope.companyId },
         body: { text: patch.text, summary: patch.summary, metadata: patch.metadata, reason: patch.reason },
         signal,
-      }),
+      })
   );
   usage.push(patchUsage);
   const violation = findExampleScopeViolation(value.record, scope);
-  if (violation !== undefined) throw new MemoryScopeViolationError({ message: `Correcting ${handle.providerRecordId}: ${violation}.` });
+  if (violation !== undefined)
+    throw new MemoryScopeViolationError({ message: `Correcting ${handle.providerRecordId}: ${violation}.` });
   return { record: toRecordHandle(value.record.id), usage };
 }

@@ -24,7 +24,13 @@ function createAdapter(settings: ExampleAdapterSettings = {}) {
 }
 
 function apiError(status: number, headers: Record<string, string> = {}, body = '') {
-  return new ExampleApiError({ status, headers: new Headers(headers), body, url: `${api.baseURL}/v1/search`, message: `Example API error ${status}.` });
+  return new ExampleApiError({
+    status,
+    headers: new Headers(headers),
+    body,
+    url: `${api.baseURL}/v1/search`,
+    message: `Example API error ${status}.`,
+  });
 }
 
 describe('toMemoryError', () => {
@@ -41,7 +47,11 @@ describe('toMemoryError', () => {
       statusCode: 503,
       responseBody: '{"error":{}}',
     });
-    expect(toMemoryError(apiError(400), { operation: 'list' })).toMatchObject({ code: 'MEMORY_API_CALL', isRetryable: false, statusCode: 400 });
+    expect(toMemoryError(apiError(400), { operation: 'list' })).toMatchObject({
+      code: 'MEMORY_API_CALL',
+      isRetryable: false,
+      statusCode: 400,
+    });
   });
 
   it('maps 404 about one record to not found, and 404 of anything else to an API call error', () => {
@@ -62,14 +72,18 @@ describe('toMemoryError', () => {
 describe('failures at the API', () => {
   it('retries a 429 as the Retry-After header asks, then gives the rate-limit error back', async () => {
     testServer.faults.inject({ kind: 'rate_limited', retryAfterSeconds: 0 });
-    const error = await createAdapter({ retry: { maxRetries: 2 } }).query(query).catch((caught: unknown) => caught);
+    const error = await createAdapter({ retry: { maxRetries: 2 } })
+      .query(query)
+      .catch((caught: unknown) => caught);
     expect(MemoryRateLimitedError.isInstance(error)).toBe(true);
     expect(testServer.calls).toHaveLength(3);
   });
 
   it('does not wait longer than the retry policy allows for Retry-After', async () => {
     testServer.faults.inject({ kind: 'rate_limited', retryAfterSeconds: 120 });
-    const error = await createAdapter({ retry: { maxRetries: 2, maxRetryAfterMs: 1000 } }).query(query).catch((caught: unknown) => caught);
+    const error = await createAdapter({ retry: { maxRetries: 2, maxRetryAfterMs: 1000 } })
+      .query(query)
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'MEMORY_RATE_LIMITED', retryAfterMs: 120_000 });
     expect(testServer.calls).toHaveLength(1);
   });
@@ -79,8 +93,10 @@ describe('failures at the API', () => {
     testServer.use(
       http.post(`${api.baseURL}/v1/search`, () => {
         answered += 1;
-        return answered === 1 ? HttpResponse.json({ error: { code: 'unavailable', message: 'restarting' } }, { status: 503 }) : undefined;
-      }),
+        return answered === 1
+          ? HttpResponse.json({ error: { code: 'unavailable', message: 'restarting' } }, { status: 503 })
+          : undefined;
+      })
     );
     const bundle = await createAdapter({ retry: { maxRetries: 1, initialDelayMs: 0 } }).query(query);
     expect(bundle.snippets).toEqual([]);
@@ -88,21 +104,32 @@ describe('failures at the API', () => {
   });
 
   it('does not retry a 4xx and names the API message', async () => {
-    const error = await createAdapter({ apiKey: 'wrong-key', retry: { maxRetries: 2 } }).query(query).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'MEMORY_API_CALL', statusCode: 401, isRetryable: false, message: 'Example API error 401: Missing or invalid API key.' });
+    const error = await createAdapter({ apiKey: 'wrong-key', retry: { maxRetries: 2 } })
+      .query(query)
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: 'MEMORY_API_CALL',
+      statusCode: 401,
+      isRetryable: false,
+      message: 'Example API error 401: Missing or invalid API key.',
+    });
     expect(testServer.calls).toHaveLength(1);
   });
 
   it('turns a body that does not match the API into an invalid-response error', async () => {
     testServer.faults.inject({ kind: 'malformed_body' });
     await expect(createAdapter().list({ bindingKey: 'main', scope })).rejects.toThrow(MemoryInvalidResponseError);
-    testServer.use(http.get(`${api.baseURL}/v1/records`, () => new HttpResponse('<html>gateway</html>', { status: 200 })));
+    testServer.use(
+      http.get(`${api.baseURL}/v1/records`, () => new HttpResponse('<html>gateway</html>', { status: 200 }))
+    );
     await expect(createAdapter().list({ bindingKey: 'main', scope })).rejects.toThrow(MemoryInvalidResponseError);
   });
 
   it('times out an attempt the API never answers, on every retry', async () => {
     testServer.faults.inject({ kind: 'timeout' });
-    const error = await createAdapter({ timeoutMs: 50, retry: { maxRetries: 1, initialDelayMs: 0 } }).query(query).catch((caught: unknown) => caught);
+    const error = await createAdapter({ timeoutMs: 50, retry: { maxRetries: 1, initialDelayMs: 0 } })
+      .query(query)
+      .catch((caught: unknown) => caught);
     expect(MemoryTimeoutError.isInstance(error)).toBe(true);
     expect(testServer.calls).toHaveLength(2);
     expect(testServer.faults.hangingRequestCount).toBe(0);
@@ -110,7 +137,9 @@ describe('failures at the API', () => {
 
   it('turns a connection failure into a retryable API call error', async () => {
     testServer.use(http.post(`${api.baseURL}/v1/search`, () => HttpResponse.error()));
-    const error = await createAdapter({ retry: { maxRetries: 0 } }).query(query).catch((caught: unknown) => caught);
+    const error = await createAdapter({ retry: { maxRetries: 0 } })
+      .query(query)
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'MEMORY_API_CALL', isRetryable: true, statusCode: undefined });
   });
 
@@ -124,7 +153,7 @@ describe('failures at the API', () => {
   it('refuses bad settings before any call, naming the setting', () => {
     expect(() => createAdapter({ timeoutMs: -1 })).toThrow(MemoryValidationError);
     expect(() => createAdapter({ retry: { maxRetries: -1 } })).toThrow(
-      expect.objectContaining({ code: 'MEMORY_VALIDATION', field: 'settings.retry.maxRetries' }),
+      expect.objectContaining({ code: 'MEMORY_VALIDATION', field: 'settings.retry.maxRetries' })
     );
     expect(testServer.calls).toEqual([]);
   });

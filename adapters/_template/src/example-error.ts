@@ -36,7 +36,9 @@ export function toMemoryError(error: unknown, context: ExampleErrorContext): Mem
     return apiCallError;
   }
   return new MemoryApiCallError({
-    message: `Example ${context.operation} failed before the API answered: ${error instanceof Error ? error.message : String(error)}`,
+    message: `Example ${context.operation} failed before the API answered: ${
+      error instanceof Error ? error.message : String(error)
+    }`,
     url: context.operation,
     isRetryable: true,
     cause: error,

@@ -88,9 +88,16 @@ export function createExampleFakeApi(settings: { baseURL?: string; apiKey?: stri
       if (!body.success) return failure(400, 'invalid_request', body.error.issues[0]?.message ?? 'invalid body');
       const results = body.data.records.map((candidate) => {
         const input = recordInputSchema.safeParse(candidate);
-        if (!input.success) return { status: 'rejected', error: { code: 'invalid_record', message: input.error.issues[0]?.message ?? 'invalid record' } };
+        if (!input.success)
+          return {
+            status: 'rejected',
+            error: { code: 'invalid_record', message: input.error.issues[0]?.message ?? 'invalid record' },
+          };
         if (input.data.text.trim() === '' || input.data.text.length > textLimit) {
-          return { status: 'rejected', error: { code: 'invalid_record', message: `text must have 1 to ${textLimit} characters` } };
+          return {
+            status: 'rejected',
+            error: { code: 'invalid_record', message: `text must have 1 to ${textLimit} characters` },
+          };
         }
         return { status: 'created', record: store.create(body.data.tenant, input.data) };
       });
@@ -107,8 +114,10 @@ export function createExampleFakeApi(settings: { baseURL?: string; apiKey?: stri
       const pageToken = parameters.get('page_token');
       if (tenant === null || tenant === '') return failure(400, 'invalid_request', 'tenant is required');
       if (filters === undefined) return failure(400, 'invalid_request', 'filters must be JSON {labels, metadata?}');
-      if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 200) return failure(400, 'invalid_request', 'page_size must be 1 to 200');
-      if (pageToken !== null && !pageTokenSchema.safeParse(pageToken).success) return failure(400, 'invalid_page_token', 'unreadable page_token');
+      if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 200)
+        return failure(400, 'invalid_request', 'page_size must be 1 to 200');
+      if (pageToken !== null && !pageTokenSchema.safeParse(pageToken).success)
+        return failure(400, 'invalid_page_token', 'unreadable page_token');
       const after = pageToken === null ? undefined : Buffer.from(pageToken, 'base64url').toString('utf8');
       const page = store.page(tenant, filters, pageSize, after);
       const nextPageToken = page.last === undefined ? null : Buffer.from(page.last).toString('base64url');

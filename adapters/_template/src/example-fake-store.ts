@@ -15,16 +15,47 @@ export interface ExampleFakeStore {
   /** Deletes the record; false when the tenant has no such record. */
   delete(tenant: string, id: string): boolean;
   /** Applies a patch (metadata keys are merged) and returns the updated record. */
-  update(tenant: string, id: string, patch: { text?: string; summary?: string; metadata?: Record<string, unknown> }): ExampleRecord | undefined;
+  update(
+    tenant: string,
+    id: string,
+    patch: { text?: string; summary?: string; metadata?: Record<string, unknown> }
+  ): ExampleRecord | undefined;
   /** One keyset page after `after` (a record id), oldest first. */
-  page(tenant: string, filters: ExampleFilters, pageSize: number, after: string | undefined): { records: ExampleRecord[]; last: string | undefined };
+  page(
+    tenant: string,
+    filters: ExampleFilters,
+    pageSize: number,
+    after: string | undefined
+  ): { records: ExampleRecord[]; last: string | undefined };
   /** The records matching at least one query term, best first. */
-  search(tenant: string, filters: ExampleFilters, query: string, topK: number): Array<{ record: ExampleRecord; score: number }>;
+  search(
+    tenant: string,
+    filters: ExampleFilters,
+    query: string,
+    topK: number
+  ): Array<{ record: ExampleRecord; score: number }>;
   /** Removes every record and restarts the clock. */
   clear(): void;
 }
 
-const stopwords = new Set(['a', 'an', 'and', 'are', 'for', 'in', 'is', 'it', 'of', 'on', 'or', 'the', 'to', 'what', 'which', 'with']);
+const stopwords = new Set([
+  'a',
+  'an',
+  'and',
+  'are',
+  'for',
+  'in',
+  'is',
+  'it',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'what',
+  'which',
+  'with',
+]);
 const clockStart = Date.UTC(2025, 0, 1);
 
 /** Lower-case terms, split on anything that is not a letter or a digit. */
@@ -39,7 +70,8 @@ export function tokenize(text: string): string[] {
 function matchesFilters(record: ExampleRecord, filters: ExampleFilters): boolean {
   const labelsMatch = Object.entries(filters.labels).every(([name, value]) => record.labels[name] === value);
   const metadataMatch = Object.entries(filters.metadata ?? {}).every(
-    ([key, value]) => record.metadata !== null && Object.hasOwn(record.metadata, key) && isDeepStrictEqual(record.metadata[key], value),
+    ([key, value]) =>
+      record.metadata !== null && Object.hasOwn(record.metadata, key) && isDeepStrictEqual(record.metadata[key], value)
   );
   return labelsMatch && metadataMatch;
 }

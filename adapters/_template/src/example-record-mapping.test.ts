@@ -10,11 +10,28 @@ const record = recordResponse.record as ExampleRecord;
 
 describe('scope mapping', () => {
   it('maps companyId to the tenant and every other field to a label', () => {
-    const scope = { companyId: 'c', agentId: 'a', projectId: 'p', issueId: 'i', runId: 'r', subjectId: 's', sessionKey: 'k', namespace: 'n' };
+    const scope = {
+      companyId: 'c',
+      agentId: 'a',
+      projectId: 'p',
+      issueId: 'i',
+      runId: 'r',
+      subjectId: 's',
+      sessionKey: 'k',
+      namespace: 'n',
+    };
     const mapped = toExampleScope(scope);
     expect(mapped).toEqual({
       tenant: 'c',
-      labels: { agent_id: 'a', project_id: 'p', issue_id: 'i', run_id: 'r', subject_id: 's', session_key: 'k', namespace: 'n' },
+      labels: {
+        agent_id: 'a',
+        project_id: 'p',
+        issue_id: 'i',
+        run_id: 'r',
+        subject_id: 's',
+        session_key: 'k',
+        namespace: 'n',
+      },
     });
     expect(fromExampleScope(mapped.tenant, mapped.labels)).toEqual(scope);
   });
@@ -65,8 +82,18 @@ describe('record mapping', () => {
 
   it('keeps the records in scope and warns about each one it drops', () => {
     const warnings: MemoryWarning[] = [];
-    const kept = keepInScope([{ record }, { record: { ...record, id: 'rec_x', tenant: 'company-other' } }], { companyId: 'company-fixture' }, warnings);
+    const kept = keepInScope(
+      [{ record }, { record: { ...record, id: 'rec_x', tenant: 'company-other' } }],
+      { companyId: 'company-fixture' },
+      warnings
+    );
     expect(kept.map((item) => item.record.id)).toEqual(['rec_900020']);
-    expect(warnings).toEqual([{ type: 'scope_violation', providerRecordId: 'record:rec_x', details: 'the Example API returned a record of another tenant' }]);
+    expect(warnings).toEqual([
+      {
+        type: 'scope_violation',
+        providerRecordId: 'record:rec_x',
+        details: 'the Example API returned a record of another tenant',
+      },
+    ]);
   });
 });

@@ -1,4 +1,10 @@
-import { scopeMatches, type MemoryScope, type MemorySnippet, type MemorySourceRef, type MemoryWarning } from '@memplane/core';
+import {
+  scopeMatches,
+  type MemoryScope,
+  type MemorySnippet,
+  type MemorySourceRef,
+  type MemoryWarning,
+} from '@memplane/core';
 import type { ExampleRecord } from './example-api-schemas';
 import { toRecordHandle } from './example-handle';
 import { fromExampleScope } from './example-scope-mapping';
@@ -40,12 +46,16 @@ export function findExampleScopeViolation(record: ExampleRecord, scope: MemorySc
 export function keepInScope<Item extends { record: ExampleRecord }>(
   items: Item[],
   scope: MemoryScope,
-  warnings: MemoryWarning[],
+  warnings: MemoryWarning[]
 ): Item[] {
   return items.filter((item) => {
     const violation = findExampleScopeViolation(item.record, scope);
     if (violation === undefined) return true;
-    warnings.push({ type: 'scope_violation', providerRecordId: toRecordHandle(item.record.id).providerRecordId, details: violation });
+    warnings.push({
+      type: 'scope_violation',
+      providerRecordId: toRecordHandle(item.record.id).providerRecordId,
+      details: violation,
+    });
     return false;
   });
 }

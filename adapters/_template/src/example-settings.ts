@@ -58,7 +58,9 @@ const exampleAdapterSettingsSchema = z.strictObject({
       maxRetryAfterMs: nonNegativeInteger.optional(),
     })
     .optional(),
-  fetch: z.custom<typeof globalThis.fetch>((value) => typeof value === 'function', 'must be a fetch function').optional(),
+  fetch: z
+    .custom<typeof globalThis.fetch>((value) => typeof value === 'function', 'must be a fetch function')
+    .optional(),
   cursorSecret: z.union([z.string().min(16, 'must be at least 16 characters'), z.instanceof(Uint8Array)]).optional(),
 });
 
@@ -68,7 +70,7 @@ const exampleAdapterSettingsSchema = z.strictObject({
  */
 export function resolveExampleSettings(
   settings: ExampleAdapterSettings = {},
-  environment: Record<string, string | undefined> = process.env,
+  environment: Record<string, string | undefined> = process.env
 ): ResolvedExampleSettings {
   const valid = parseInput(exampleAdapterSettingsSchema, settings, 'Example adapter settings', 'settings');
   const apiKey = valid.apiKey ?? environment.EXAMPLE_API_KEY;

@@ -37,10 +37,12 @@ async function createBatch(
   context: ExampleAdapterContext,
   tenant: string,
   records: ExampleRecordInput[],
-  firstIndex: number,
+  firstIndex: number
 ): Promise<BatchOutcome> {
-  const { value, usage } = await context.call({ operation: 'upsertRecords' }, exampleCreateRecordsResponseSchema, (signal) =>
-    context.client.createRecords({ tenant, records }, signal),
+  const { value, usage } = await context.call(
+    { operation: 'upsertRecords' },
+    exampleCreateRecordsResponseSchema,
+    (signal) => context.client.createRecords({ tenant, records }, signal)
   );
   if (value.results.length !== records.length) {
     throw new MemoryInvalidResponseError({
@@ -67,7 +69,7 @@ async function createBatch(
  */
 export async function upsertExampleRecords(
   context: ExampleAdapterContext,
-  request: MemoryRecordWriteRequest,
+  request: MemoryRecordWriteRequest
 ): Promise<MemoryRecordWriteResult> {
   const { tenant, labels } = toExampleScope(request.scope);
   const inputs: ExampleRecordInput[] = request.records.map((record) => ({
@@ -97,7 +99,7 @@ export async function upsertExampleRecords(
           code: error.code,
           message: error.message,
           isRetryable: error.isRetryable,
-        }),
+        })
       );
     }
   }
@@ -108,11 +110,19 @@ function captureText(request: MemoryCaptureRequest, warnings: MemoryWarning[]): 
   const { payload } = request;
   if (payload.text !== undefined && payload.text.trim() !== '') {
     if (payload.object !== undefined) {
-      warnings.push({ type: 'unsupported', feature: 'payload.object', details: 'The Example API stores text only; the object was not stored.' });
+      warnings.push({
+        type: 'unsupported',
+        feature: 'payload.object',
+        details: 'The Example API stores text only; the object was not stored.',
+      });
     }
     return payload.text;
   }
-  warnings.push({ type: 'compatibility', feature: 'payload.object', details: 'The Example API stores text only; the object was stored as JSON text.' });
+  warnings.push({
+    type: 'compatibility',
+    feature: 'payload.object',
+    details: 'The Example API stores text only; the object was stored as JSON text.',
+  });
   return JSON.stringify(payload.object);
 }
 
@@ -122,17 +132,29 @@ function captureText(request: MemoryCaptureRequest, warnings: MemoryWarning[]): 
  */
 export async function captureExampleRecord(
   context: ExampleAdapterContext,
-  request: MemoryCaptureRequest,
+  request: MemoryCaptureRequest
 ): Promise<MemoryCaptureResult> {
   const warnings: MemoryWarning[] = [];
   if ((request.mode ?? 'capture_residue') === 'capture_residue') {
-    warnings.push({ type: 'compatibility', feature: 'capture_residue', details: 'The Example API does not extract memories; the payload was stored as one record.' });
+    warnings.push({
+      type: 'compatibility',
+      feature: 'capture_residue',
+      details: 'The Example API does not extract memories; the payload was stored as one record.',
+    });
   }
   if (request.payload.mimeType !== undefined && !request.payload.mimeType.startsWith('text/')) {
-    warnings.push({ type: 'compatibility', feature: 'payload.mimeType', details: `Stored as text; the Example API has no ${request.payload.mimeType} support.` });
+    warnings.push({
+      type: 'compatibility',
+      feature: 'payload.mimeType',
+      details: `Stored as text; the Example API has no ${request.payload.mimeType} support.`,
+    });
   }
   if (request.payload.metadata !== undefined) {
-    warnings.push({ type: 'unsupported', feature: 'payload.metadata', details: 'Only the request metadata is stored.' });
+    warnings.push({
+      type: 'unsupported',
+      feature: 'payload.metadata',
+      details: 'Only the request metadata is stored.',
+    });
   }
   const text = captureText(request, warnings);
   const written = await upsertExampleRecords(context, {
@@ -143,7 +165,10 @@ export async function captureExampleRecord(
   });
   const [failure] = written.failures ?? [];
   if (failure !== undefined) {
-    throw new MemoryApiCallError({ message: `The Example API rejected the capture: ${failure.message}`, isRetryable: failure.isRetryable ?? false });
+    throw new MemoryApiCallError({
+      message: `The Example API rejected the capture: ${failure.message}`,
+      isRetryable: failure.isRetryable ?? false,
+    });
   }
   return { records: written.records ?? [], usage: written.usage ?? [], warnings };
 }

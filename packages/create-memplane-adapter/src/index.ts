@@ -1,0 +1,12 @@
+export { findTemplateDirectory } from './find-template-directory';
+export {
+  defaultPackageName,
+  packageNameSchema,
+  providerIdSchema,
+  toProviderNames,
+  type ProviderNames,
+} from './provider-names';
+export { renameTemplatePath, replaceTokens, templatePackageName, type TokenReplacements } from './replace-tokens';
+export { runCreateMemplaneAdapter, usage, type CliEnvironment } from './run-cli';
+export { scaffoldAdapter, type ScaffoldAdapterOptions, type ScaffoldAdapterResult } from './scaffold-adapter';
+export { transformPackageManifest } from './transform-package-manifest';

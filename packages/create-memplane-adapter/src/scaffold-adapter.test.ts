@@ -1,0 +1,239 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { MemoryValidationError } from '@memplane/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findTemplateDirectory } from './find-template-directory';
+import { scaffoldAdapter, type ScaffoldAdapterResult } from './scaffold-adapter';
+
+const run = promisify(execFile);
+
+/** The part of vitest's JSON report the test reads. */
+interface VitestJsonReport {
+  numFailedTests: number;
+  testResults: Array<{ assertionResults: Array<{ ancestorTitles: string[]; status: string }> }>;
+}
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const repositoryRoot = resolve(packageRoot, '..', '..');
+
+/** A child process environment without the variables of the vitest run this test is part of. */
+function childEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV')
+  );
+}
+
+async function runInChild(command: string, args: string[], cwd: string): Promise<{ ok: boolean; output: string }> {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd, env: childEnvironment(), maxBuffer: 32 * 1024 * 1024 });
+    return { ok: true, output: `${stdout}${stderr}` };
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string; message: string };
+    return { ok: false, output: `${failed.message}\n${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}
+
+function fieldOf(call: () => unknown): string | undefined {
+  try {
+    call();
+  } catch (error) {
+    if (MemoryValidationError.isInstance(error)) return error.field;
+    throw error;
+  }
+  return undefined;
+}
+
+describe('scaffoldAdapter with a small template', () => {
+  let workspace: string;
+  let template: string;
+
+  beforeAll(() => {
+    workspace = mkdtempSync(join(tmpdir(), 'create-memplane-adapter-'));
+    template = join(workspace, 'template');
+    mkdirSync(join(template, 'src', 'node_modules'), { recursive: true });
+    mkdirSync(join(template, 'dist'), { recursive: true });
+    writeFileSync(
+      join(template, 'package.json'),
+      JSON.stringify(
+        { name: '@memplane/adapter-template', version: '0.0.0', private: true, description: 'Example adapter.' },
+        null,
+        2
+      )
+    );
+    writeFileSync(
+      join(template, 'README.md'),
+      '# @memplane/adapter-template\n<!-- template-only:start -->\nOnly for the template.\n<!-- template-only:end -->\nUse createExampleAdapter; cp .env.example .env\n'
+    );
+    writeFileSync(join(template, 'CHANGELOG.md'), '# @memplane/adapter-template\n\n## 0.0.0\n\n- Old history.\n');
+    writeFileSync(join(template, '_gitignore'), 'node_modules/\n');
+    writeFileSync(join(template, '.env.example'), 'EXAMPLE_API_KEY=\n');
+    writeFileSync(join(template, '.env'), 'EXAMPLE_API_KEY=secret\n');
+    writeFileSync(join(template, 'src', 'example-adapter.ts'), "export const exampleKey = 'example';\n");
+    writeFileSync(join(template, 'src', 'node_modules', 'left-behind.js'), '');
+    writeFileSync(join(template, 'dist', 'index.js'), '');
+    writeFileSync(join(template, 'logo-example.bin'), Buffer.from([0, 101, 120, 97, 109, 112, 108, 101]));
+  });
+  afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+  it('copies, renames and rewrites the template and returns the files it wrote', () => {
+    const directory = join(workspace, 'acme');
+    const result = scaffoldAdapter({
+      name: 'acme-memory',
+      directory,
+      templateDirectory: template,
+      packageName: '@acme/memplane-adapter',
+    });
+
+    expect(result).toMatchObject({ directory, packageName: '@acme/memplane-adapter', names: { pascal: 'AcmeMemory' } });
+    expect(result.files).toEqual([
+      '.env.example',
+      '.gitignore',
+      'CHANGELOG.md',
+      'README.md',
+      'logo-acme-memory.bin',
+      'package.json',
+      'src/acme-memory-adapter.ts',
+    ]);
+    expect(JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'))).toEqual({
+      name: '@acme/memplane-adapter',
+      version: '0.1.0',
+      description: 'AcmeMemory adapter.',
+    });
+    expect(readFileSync(join(directory, 'README.md'), 'utf8')).toBe(
+      '# @acme/memplane-adapter\nUse createAcmeMemoryAdapter; cp .env.example .env\n'
+    );
+    expect(readFileSync(join(directory, 'CHANGELOG.md'), 'utf8')).toBe(
+      '# @acme/memplane-adapter\n\n## 0.1.0\n\n- Initial release.\n'
+    );
+    expect(readFileSync(join(directory, '.env.example'), 'utf8')).toBe('ACME_MEMORY_API_KEY=\n');
+    expect(readFileSync(join(directory, 'src', 'acme-memory-adapter.ts'), 'utf8')).toBe(
+      "export const acmeMemoryKey = 'acme-memory';\n"
+    );
+    expect([...readFileSync(join(directory, 'logo-acme-memory.bin'))]).toEqual([0, 101, 120, 97, 109, 112, 108, 101]);
+  });
+
+  it('defaults the package name and the directory to memplane-adapter-<name>', () => {
+    const previous = process.cwd();
+    process.chdir(workspace);
+    try {
+      const result = scaffoldAdapter({ name: 'zep', templateDirectory: template });
+      expect(result.packageName).toBe('memplane-adapter-zep');
+      expect(result.directory).toBe(join(workspace, 'memplane-adapter-zep'));
+    } finally {
+      process.chdir(previous);
+    }
+  });
+
+  it('refuses a directory that is not empty unless forced, and a file', () => {
+    const directory = join(workspace, 'busy');
+    mkdirSync(directory);
+    writeFileSync(join(directory, 'notes.txt'), 'mine');
+    expect(fieldOf(() => scaffoldAdapter({ name: 'acme', directory, templateDirectory: template }))).toBe('directory');
+    expect(scaffoldAdapter({ name: 'acme', directory, templateDirectory: template, force: true }).files).toContain(
+      'package.json'
+    );
+    expect(readFileSync(join(directory, 'notes.txt'), 'utf8')).toBe('mine');
+    expect(
+      fieldOf(() =>
+        scaffoldAdapter({
+          name: 'acme',
+          directory: join(directory, 'notes.txt'),
+          templateDirectory: template,
+          force: true,
+        })
+      )
+    ).toBe('directory');
+  });
+
+  it('names the bad option', () => {
+    expect(fieldOf(() => scaffoldAdapter({ name: 'Acme Memory', templateDirectory: template }))).toBe('name');
+    expect(
+      fieldOf(() => scaffoldAdapter({ name: 'acme', packageName: 'Not Valid', templateDirectory: template }))
+    ).toBe('packageName');
+    expect(fieldOf(() => scaffoldAdapter({ name: 'acme', directory: '', templateDirectory: template }))).toBe(
+      'directory'
+    );
+  });
+
+  it('finds the template of the repository when template/ is absent', () => {
+    expect(findTemplateDirectory()).toBe(join(repositoryRoot, 'adapters', '_template'));
+  });
+});
+
+describe('scaffoldAdapter with the real template', () => {
+  const scratch = join(packageRoot, '.tmp', randomUUID());
+  const directory = join(scratch, 'acme-memory');
+  let result: ScaffoldAdapterResult;
+
+  beforeAll(() => {
+    const needed = ['packages/core', 'packages/test-server', 'conformance'].filter(
+      (folder) => !existsSync(join(repositoryRoot, folder, 'dist', 'index.d.ts'))
+    );
+    if (needed.length > 0) {
+      throw new Error(
+        `Build the @memplane packages first (npm test does): ${needed.join(
+          ', '
+        )} have no dist. Run: npx turbo run build --filter=@memplane/core --filter=@memplane/test-server --filter=@memplane/conformance`
+      );
+    }
+    result = scaffoldAdapter({ name: 'acme-memory', directory });
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('writes a complete adapter package with every token replaced', () => {
+    expect(result.files).toEqual(
+      expect.arrayContaining([
+        '.env.example',
+        '.gitignore',
+        'CHANGELOG.md',
+        'README.md',
+        'package.json',
+        'src/index.ts',
+        'src/acme-memory-adapter.ts',
+        'src/acme-memory-client.ts',
+        'src/acme-memory-adapter.conformance.test.ts',
+      ])
+    );
+    expect(
+      result.files.filter((file) => /(^|\/)(node_modules|dist|\.tmp)\/|_gitignore|(^|\/)\.env$/.test(file))
+    ).toEqual([]);
+
+    const leftovers = result.files.flatMap((file) => {
+      const content = readFileSync(join(directory, file), 'utf8').split('.env.example').join('');
+      return /example/i.test(content) || /example/i.test(file.replace('.env.example', '')) ? [file] : [];
+    });
+    expect(leftovers).toEqual([]);
+
+    const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest).toMatchObject({ name: 'memplane-adapter-acme-memory', version: '0.1.0' });
+    expect(manifest).not.toHaveProperty('private');
+    expect(readFileSync(join(directory, 'src', 'index.ts'), 'utf8')).toContain('export { createAcmeMemoryAdapter }');
+    expect(readFileSync(join(directory, '.env.example'), 'utf8')).toContain('ACME_MEMORY_API_KEY=');
+    expect(readFileSync(join(directory, 'README.md'), 'utf8')).not.toContain('template-only');
+  });
+
+  it('type-checks and passes its own tests, conformance included', async () => {
+    const typeCheck = await runInChild('npx', ['tsc', '--noEmit', '-p', directory], directory);
+    expect(typeCheck.ok, typeCheck.output).toBe(true);
+    const report = join(scratch, 'vitest-report.json');
+    const tests = await runInChild(
+      'npx',
+      ['vitest', 'run', '--root', directory, '--reporter=json', `--outputFile=${report}`],
+      directory
+    );
+    expect(tests.ok, tests.output).toBe(true);
+
+    const results = JSON.parse(readFileSync(report, 'utf8')) as VitestJsonReport;
+    const outcomes = results.testResults.flatMap((file) => file.assertionResults);
+    const conformance = outcomes.filter((outcome) =>
+      outcome.ancestorTitles.includes('memplane conformance: acme-memory')
+    );
+    expect(results.numFailedTests).toBe(0);
+    expect(conformance.filter((outcome) => outcome.status === 'passed').length).toBeGreaterThan(50);
+    expect(conformance.filter((outcome) => outcome.status === 'failed')).toEqual([]);
+  }, 180_000);
+});
