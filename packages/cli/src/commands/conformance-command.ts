@@ -6,5 +6,6 @@ export const conformanceCommand: MemplaneCommand = {
   name: 'conformance',
   summary: 'Run the conformance suite over an adapter module.',
   usage: 'memplane conformance <module> [--export name] [--json report.json] [--only rule-prefix]',
-  run: (argv, output) => runConformanceCli(argv, output),
+  run: (argv, output) =>
+    runConformanceCli(argv, { stdout: { write: output.stdout }, stderr: { write: output.stderr } }),
 };

@@ -1,0 +1,78 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { MemplaneCommand } from './memplane-command';
+import { runMemplaneCli } from './run-memplane-cli';
+
+const referenceEntry = fileURLToPath(new URL('../../../adapters/memory/conformance-entry.ts', import.meta.url));
+const brokenEntry = fileURLToPath(
+  new URL('../../../conformance/src/__fixtures__/broken-adapters/cli-broken-module.ts', import.meta.url),
+);
+
+function captureOutput() {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    output: { stdout: (text: string) => stdout.push(text), stderr: (text: string) => stderr.push(text) },
+    stdout: () => stdout.join(''),
+    stderr: () => stderr.join(''),
+  };
+}
+
+describe('runMemplaneCli', () => {
+  it('lists the commands on --help and exits 0', async () => {
+    const captured = captureOutput();
+    expect(await runMemplaneCli(['--help'], captured.output)).toBe(0);
+    expect(captured.stdout()).toContain('conformance');
+  });
+
+  it('exits 2 with the help text when no command is given', async () => {
+    const captured = captureOutput();
+    expect(await runMemplaneCli([], captured.output)).toBe(2);
+    expect(captured.stdout()).toContain('Usage: memplane <command>');
+  });
+
+  it('exits 2 on an unknown command and says which', async () => {
+    const captured = captureOutput();
+    expect(await runMemplaneCli(['teleport'], captured.output)).toBe(2);
+    expect(captured.stderr()).toContain('Unknown command: teleport');
+  });
+
+  it('prints the usage of a command on <command> --help', async () => {
+    const captured = captureOutput();
+    expect(await runMemplaneCli(['conformance', '--help'], captured.output)).toBe(0);
+    expect(captured.stdout()).toContain('memplane conformance <module>');
+  });
+
+  it('runs contributed commands with the remaining arguments', async () => {
+    const seen: string[][] = [];
+    const echo: MemplaneCommand = {
+      name: 'echo',
+      summary: 'Echo.',
+      usage: 'memplane echo [words]',
+      run: async (argv) => {
+        seen.push(argv);
+        return 0;
+      },
+    };
+    expect(await runMemplaneCli(['echo', 'a', 'b'], captureOutput().output, [echo])).toBe(0);
+    expect(seen).toEqual([['a', 'b']]);
+  });
+
+  it('runs the whole conformance suite over the reference adapter and passes', async () => {
+    const captured = captureOutput();
+    const exitCode = await runMemplaneCli(['conformance', referenceEntry], captured.output);
+    const lines = captured.stdout().trimEnd().split('\n');
+    expect(captured.stderr()).toBe('');
+    expect(lines.at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/);
+    expect(lines.filter((line) => line.startsWith('FAIL'))).toEqual([]);
+    expect(exitCode).toBe(0);
+  }, 60_000);
+
+  it('exits 1 on a broken adapter and names the failing rules', async () => {
+    const captured = captureOutput();
+    const exitCode = await runMemplaneCli(['conformance', brokenEntry, '--only', 'scope'], captured.output);
+    expect(captured.stdout()).toMatch(/^FAIL {2}scope\./m);
+    expect(captured.stdout().trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, [1-9]\d* failed, \d+ skipped$/);
+    expect(exitCode).toBe(1);
+  }, 60_000);
+});
