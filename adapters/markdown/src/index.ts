@@ -1,0 +1,20 @@
+export { createMarkdownAdapter, type MarkdownAdapter, type MarkdownStats } from './markdown-adapter';
+export type { MarkdownAdapterSettings, FusionMethod } from './markdown-settings';
+export type { MarkdownStoreEvent } from './markdown-events';
+export type { ReconcileReport } from './markdown-repository';
+export type { MarkdownWatcher, MarkdownWatchOptions } from './markdown-watch';
+export type { LexicalWeights } from './markdown-search';
+export type { EmbeddingResult, MarkdownEmbedder } from './markdown-embedder';
+export type { ExtractedItem, ExtractionInput, ExtractionOutput, MemoryExtractor } from './markdown-extractor';
+export { createRuleBasedExtractor, extractionRules } from './markdown-rule-extractor';
+export {
+  approvalConfidence,
+  kindConfidenceThresholds,
+  memoryKinds,
+  type MemoryItemStatus,
+  type MemoryKind,
+  type PiiRisk,
+} from './markdown-taxonomy';
+export { detectPii, type PiiFinding } from './markdown-pii';
+export { markdownAdapterKey } from './markdown-snippet';
+export { VERSION } from './version';

@@ -1,0 +1,40 @@
+import Database from 'better-sqlite3';
+import { contentHashOf } from './markdown-section-parser';
+
+/**
+ * Embeddings by model and content hash, in `.memplane/embeddings.sqlite`. It is kept apart from
+ * the index so rebuilding the index never pays for the same embeddings twice.
+ */
+export class EmbeddingCache {
+  private readonly database: Database.Database;
+  private readonly getStatement;
+  private readonly putStatement;
+
+  constructor(path: string, private readonly modelId: string) {
+    this.database = new Database(path);
+    this.database.pragma('busy_timeout = 10000');
+    this.database.pragma('journal_mode = WAL');
+    this.database.exec('CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash))');
+    this.getStatement = this.database.prepare('SELECT vector FROM embeddings WHERE model = ? AND hash = ?');
+    this.putStatement = this.database.prepare('INSERT OR REPLACE INTO embeddings (model, hash, vector) VALUES (?, ?, ?)');
+  }
+
+  /** The cached vector of a text, if any. */
+  get(text: string): Float32Array | undefined {
+    const row = this.getStatement.get(this.modelId, contentHashOf(text)) as { vector: Buffer } | undefined;
+    if (row === undefined) return undefined;
+    return new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength));
+  }
+
+  /** Caches vectors of texts. */
+  putAll(entries: ReadonlyArray<[string, Float32Array]>): void {
+    this.database.transaction(() => {
+      for (const [text, vector] of entries) this.putStatement.run(this.modelId, contentHashOf(text), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+    })();
+  }
+
+  /** Closes the cache. */
+  close(): void {
+    if (this.database.open) this.database.close();
+  }
+}

@@ -1,0 +1,261 @@
+import type Database from 'better-sqlite3';
+import type { MemoryScope } from '@memplane/core';
+import { memoryScopeFields } from '@memplane/core';
+import { contentHashOf } from './markdown-section-parser';
+import type { MarkdownSection, MemoryRecordSection, ResourceSection } from './markdown-section';
+import { scopeKeyOf, scopeTokens } from './markdown-scope-tokens';
+
+/** What the index remembers of a file, to tell whether it changed on disk since it was read. */
+export interface FileStamp {
+  /** Size in bytes. */
+  size: number;
+  /** Modification time in nanoseconds, as a decimal string. */
+  mtimeNs: string;
+  /** The inode, as a decimal string; an atomic rename changes it. */
+  inode: string;
+}
+
+/** A file row of the index. */
+export interface IndexedFile extends FileStamp {
+  /** Root-relative path. */
+  path: string;
+  /** Memory sections in the file. */
+  recordCount: number;
+  /** The scope key of the file's records. */
+  scopeKey: string;
+  /** `records` or `resources`. */
+  fileKind: 'records' | 'resources';
+}
+
+/** A record row: its section and where it lives. */
+export interface IndexedRecord {
+  /** The SQLite rowid (not stable across rebuilds). */
+  rowid: number;
+  /** The file it lives in. */
+  file: string;
+  /** The section. */
+  section: MemoryRecordSection;
+}
+
+const scopeColumns = ['company_id', 'agent_id', 'project_id', 'issue_id', 'run_id', 'subject_id', 'session_key', 'namespace'];
+
+function metadataText(value: unknown, output: string[]): void {
+  if (typeof value === 'string') output.push(value);
+  else if (Array.isArray(value)) for (const entry of value) metadataText(entry, output);
+  else if (typeof value === 'object' && value !== null) for (const entry of Object.values(value)) metadataText(entry, output);
+}
+
+/** Whether a record is returned by query: approved and not replaced. */
+export function isSearchable(section: MemoryRecordSection): boolean {
+  return section.status === 'approved' && section.supersededBy === undefined;
+}
+
+/** The SQLite side of the store: rows derived from markdown sections, and the full-text index. */
+export class MarkdownIndex {
+  /** Set when the vector tables exist, so removed records lose their vectors too. */
+  vectorTablesPresent = false;
+  private readonly statements;
+  private vectorStatements: { deleteVector: Database.Statement; deleteRow: Database.Statement } | undefined;
+
+  constructor(readonly database: Database.Database) {
+    const placeholders = scopeColumns.map(() => '?').join(', ');
+    this.statements = {
+      file: database.prepare('SELECT * FROM files WHERE path = ?'),
+      files: database.prepare('SELECT * FROM files'),
+      upsertFile: database.prepare(
+        `INSERT INTO files (path, size, mtime_ns, inode, record_count, scope_key, file_kind) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, inode = excluded.inode,
+         record_count = excluded.record_count, scope_key = excluded.scope_key, file_kind = excluded.file_kind`,
+      ),
+      deleteFile: database.prepare('DELETE FROM files WHERE path = ?'),
+      rowsOfFile: database.prepare('SELECT rowid, searchable FROM records WHERE file = ?'),
+      deleteRecordsOfFile: database.prepare('DELETE FROM records WHERE file = ?'),
+      deleteResourcesOfFile: database.prepare('DELETE FROM resources WHERE file = ?'),
+      deleteFts: database.prepare('DELETE FROM records_fts WHERE rowid = ?'),
+      insertRecord: database.prepare(
+        `INSERT INTO records (id, file, position, ${scopeColumns.join(', ')}, scope_key, kind, status, version, text_hash, expires_at, searchable, section)
+         VALUES (?, ?, ?, ${placeholders}, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      insertFts: database.prepare('INSERT INTO records_fts (rowid, scope, body, context, metadata) VALUES (?, ?, ?, ?, ?)'),
+      insertResource: database.prepare(
+        'INSERT INTO resources (id, file, company_id, scope_key, content_hash, section) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      recordById: database.prepare('SELECT rowid, file, section FROM records WHERE id = ?'),
+      recordIdExists: database.prepare('SELECT 1 FROM records WHERE id = ? UNION ALL SELECT 1 FROM resources WHERE id = ?'),
+      resourceById: database.prepare('SELECT file, section FROM resources WHERE id = ?'),
+      duplicate: database.prepare(
+        "SELECT id FROM records WHERE scope_key = ? AND text_hash = ? AND status IN ('approved', 'pending') ORDER BY id LIMIT 1",
+      ),
+      duplicateResource: database.prepare('SELECT id FROM resources WHERE scope_key = ? AND content_hash = ? LIMIT 1'),
+      lastRowsOfFile: database.prepare('SELECT rowid, position, section FROM records WHERE file = ? ORDER BY position DESC LIMIT 2'),
+      counts: database.prepare(
+        'SELECT (SELECT count(*) FROM records) AS records, (SELECT count(*) FROM resources) AS resources, (SELECT count(*) FROM files) AS files',
+      ),
+    };
+  }
+
+  /** The stamp and counts the index holds for a file. */
+  file(path: string): IndexedFile | undefined {
+    const row = this.statements.file.get(path) as Record<string, unknown> | undefined;
+    return row === undefined ? undefined : toIndexedFile(row);
+  }
+
+  /** Every indexed file. */
+  files(): IndexedFile[] {
+    return (this.statements.files.all() as Array<Record<string, unknown>>).map(toIndexedFile);
+  }
+
+  /** Forgets everything derived from a file. */
+  removeFile(path: string): void {
+    const vectors = this.vectorTablesPresent ? this.vectorStatementsOf() : undefined;
+    for (const row of this.statements.rowsOfFile.all(path) as Array<{ rowid: number; searchable: number }>) {
+      if (row.searchable !== 1) continue;
+      this.statements.deleteFts.run(row.rowid);
+      vectors?.deleteVector.run(BigInt(row.rowid));
+      vectors?.deleteRow.run(BigInt(row.rowid));
+    }
+    this.statements.deleteRecordsOfFile.run(path);
+    this.statements.deleteResourcesOfFile.run(path);
+    this.statements.deleteFile.run(path);
+  }
+
+  /** Replaces everything derived from a file with its sections, read now. */
+  replaceFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, sections: MarkdownSection[], stamp: FileStamp): string[] {
+    this.removeFile(path);
+    const duplicates: string[] = [];
+    const memories = sections.filter((section): section is MemoryRecordSection => section.type === 'memory');
+    memories.forEach((section, position) => {
+      if (this.idExists(section.id)) duplicates.push(section.id);
+      else this.insertMemory(section, path, position, contextOf(memories[position - 1], memories[position + 1]));
+    });
+    for (const section of sections) {
+      if (section.type !== 'resource') continue;
+      if (this.idExists(section.id)) duplicates.push(section.id);
+      else this.insertResource(section, path);
+    }
+    this.stampFile(path, fileKind, scopeKey, memories.length, stamp);
+    return duplicates;
+  }
+
+  /** Adds sections appended at the end of a file, refreshing the context of the record before them. */
+  appendToFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, sections: MarkdownSection[], stamp: FileStamp): void {
+    const last = this.statements.lastRowsOfFile.all(path) as Array<{ rowid: number; position: number; section: string }>;
+    const memories = sections.filter((section): section is MemoryRecordSection => section.type === 'memory');
+    const previous = last.map((row) => ({ ...row, parsed: JSON.parse(row.section) as MemoryRecordSection }));
+    const [lastRow, beforeLast] = previous;
+    if (lastRow !== undefined && memories.length > 0 && isSearchable(lastRow.parsed)) {
+      this.statements.deleteFts.run(lastRow.rowid);
+      this.insertFts(lastRow.rowid, lastRow.parsed, contextOf(beforeLast?.parsed, memories[0]));
+    }
+    const start = (lastRow?.position ?? -1) + 1;
+    memories.forEach((section, offset) => {
+      const before = offset === 0 ? lastRow?.parsed : memories[offset - 1];
+      this.insertMemory(section, path, start + offset, contextOf(before, memories[offset + 1]));
+    });
+    for (const section of sections) if (section.type === 'resource') this.insertResource(section, path);
+    const count = (this.file(path)?.recordCount ?? 0) + memories.length;
+    this.stampFile(path, fileKind, scopeKey, count, stamp);
+  }
+
+  /** Records the stamp of a file as written or read now. */
+  stampFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, recordCount: number, stamp: FileStamp): void {
+    this.statements.upsertFile.run(path, stamp.size, stamp.mtimeNs, stamp.inode, recordCount, scopeKey, fileKind);
+  }
+
+  /** A record by id, whatever its scope. */
+  record(id: string): IndexedRecord | undefined {
+    const row = this.statements.recordById.get(id) as { rowid: number; file: string; section: string } | undefined;
+    return row === undefined ? undefined : { rowid: row.rowid, file: row.file, section: JSON.parse(row.section) as MemoryRecordSection };
+  }
+
+  /** A resource by id, whatever its scope. */
+  resource(id: string): { file: string; section: ResourceSection } | undefined {
+    const row = this.statements.resourceById.get(id) as { file: string; section: string } | undefined;
+    return row === undefined ? undefined : { file: row.file, section: JSON.parse(row.section) as ResourceSection };
+  }
+
+  /** Whether a record or resource already uses this id. */
+  idExists(id: string): boolean {
+    return this.statements.recordIdExists.get(id, id) !== undefined;
+  }
+
+  /** The live record of the scope with exactly this text, if any. */
+  findDuplicate(scope: MemoryScope, text: string): string | undefined {
+    const row = this.statements.duplicate.get(scopeKeyOf(scope), contentHashOf(text)) as { id: string } | undefined;
+    return row?.id;
+  }
+
+  /** The resource of the scope with exactly this text, if any. */
+  findDuplicateResource(scope: MemoryScope, text: string): string | undefined {
+    const row = this.statements.duplicateResource.get(scopeKeyOf(scope), contentHashOf(text)) as { id: string } | undefined;
+    return row?.id;
+  }
+
+  /** Row counts, for stats. */
+  counts(): { records: number; resources: number; files: number } {
+    return this.statements.counts.get() as { records: number; resources: number; files: number };
+  }
+
+  private vectorStatementsOf() {
+    this.vectorStatements ??= {
+      deleteVector: this.database.prepare('DELETE FROM vectors WHERE rowid = ?'),
+      deleteRow: this.database.prepare('DELETE FROM vector_rows WHERE rowid = ?'),
+    };
+    return this.vectorStatements;
+  }
+
+  private insertMemory(section: MemoryRecordSection, file: string, position: number, context: string): void {
+    const scope = section.scope as unknown as Record<string, string | undefined>;
+    const searchable = isSearchable(section);
+    const result = this.statements.insertRecord.run(
+      section.id,
+      file,
+      position,
+      ...memoryScopeFields.map((field) => scope[field] ?? null),
+      scopeKeyOf(section.scope),
+      section.kind,
+      section.status,
+      section.version,
+      contentHashOf(section.text),
+      section.expiresAt ?? null,
+      searchable ? 1 : 0,
+      JSON.stringify(section),
+    );
+    if (searchable) this.insertFts(Number(result.lastInsertRowid), section, context);
+  }
+
+  private insertFts(rowid: number, section: MemoryRecordSection, context: string): void {
+    const metadata: string[] = [];
+    metadataText(section.metadata, metadata);
+    const body = section.summary === undefined ? section.text : `${section.text}\n${section.summary}`;
+    this.statements.insertFts.run(rowid, scopeTokens(section.scope), body, context, metadata.join('\n'));
+  }
+
+  private insertResource(section: ResourceSection, file: string): void {
+    this.statements.insertResource.run(
+      section.id,
+      file,
+      section.scope.companyId,
+      scopeKeyOf(section.scope),
+      section.contentHash,
+      JSON.stringify(section),
+    );
+  }
+}
+
+/** The neighbour text indexed with a record: a turn of a conversation is found through its context. */
+function contextOf(before: MemoryRecordSection | undefined, after: MemoryRecordSection | undefined): string {
+  return [before?.text ?? '', after?.text ?? ''].join('\n');
+}
+
+function toIndexedFile(row: Record<string, unknown>): IndexedFile {
+  return {
+    path: row.path as string,
+    size: Number(row.size),
+    mtimeNs: row.mtime_ns as string,
+    inode: row.inode as string,
+    recordCount: Number(row.record_count),
+    scopeKey: row.scope_key as string,
+    fileKind: row.file_kind as IndexedFile['fileKind'],
+  };
+}

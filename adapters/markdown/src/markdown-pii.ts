@@ -1,0 +1,67 @@
+import type { PiiRisk } from './markdown-taxonomy';
+
+const rawPatterns: ReadonlyArray<{ name: string; pattern: RegExp; check?: (match: string) => boolean }> = [
+  { name: 'email', pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g },
+  { name: 'card', pattern: /\b(?:\d[ -]?){12,18}\d\b/g, check: (match) => passesLuhn(match.replace(/\D/g, '')) },
+  {
+    name: 'api-key',
+    pattern:
+      /\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|xox[abpr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,})\b/g,
+  },
+  { name: 'us-ssn', pattern: /\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b/g },
+  { name: 'uk-nino', pattern: /\b[A-CEGHJ-PR-TW-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b/g },
+  { name: 'iban', pattern: /\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,3})?\b/g },
+  {
+    name: 'phone',
+    pattern: /(?:(?<![\w+])\+\d{1,3}[\s.-]?)?(?<![\w-])\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b|(?<![\w])\+\d{7,14}\b/g,
+  },
+];
+
+const maskedPatterns: ReadonlyArray<RegExp> = [
+  /\[(?:REDACTED|redacted|PII|EMAIL|PHONE)[^\]]*\]/,
+  /\b[*x•]{2,}@[*x•A-Za-z0-9.-]+/,
+  /(?:[*x•X]{4}[ -]?){3}\d{4}\b/,
+  /\bxxx-xx-\d{4}\b/i,
+  /<redacted>/i,
+];
+
+function passesLuhn(digits: string): boolean {
+  if (digits.length < 13 || digits.length > 19) return false;
+  let sum = 0;
+  for (let index = 0; index < digits.length; index += 1) {
+    let digit = Number(digits[digits.length - 1 - index]);
+    if (index % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** What {@link detectPii} found. */
+export interface PiiFinding {
+  /** The risk level: 0 none, 1 masked or redacted patterns only, 2 raw PII. */
+  risk: PiiRisk;
+  /** The kinds of raw PII found, such as `email` or `card`. */
+  kinds: string[];
+}
+
+/**
+ * Detects PII with patterns: emails, phone numbers, card numbers (Luhn-checked), API keys
+ * (OpenAI, AWS, GitHub, Slack, Google, GitLab) and government ids (US SSN, UK NINO, IBAN).
+ * Raw PII gives risk 2; masked or redacted forms (`[REDACTED]`, `****1234`) give risk 1.
+ */
+export function detectPii(text: string): PiiFinding {
+  const kinds: string[] = [];
+  for (const { name, pattern, check } of rawPatterns) {
+    for (const match of text.matchAll(pattern)) {
+      if (check === undefined || check(match[0])) {
+        kinds.push(name);
+        break;
+      }
+    }
+  }
+  if (kinds.length > 0) return { risk: 2, kinds };
+  return { risk: maskedPatterns.some((pattern) => pattern.test(text)) ? 1 : 0, kinds };
+}

@@ -1,0 +1,62 @@
+import type { MemoryScope } from '@memplane/core';
+import { buildRecordSection, mergeDuplicate, type NewRecord } from './markdown-record-builder';
+import type { MarkdownRepository } from './markdown-repository';
+import type { MemoryRecordSection } from './markdown-section';
+
+/**
+ * Writes records of one scope; call it under the write lock. A record whose exact text is already
+ * live in the scope (or earlier in the same batch) is merged into it instead of piling up.
+ * Returns the record id of every input, in order.
+ */
+export function writeRecords(repository: MarkdownRepository, scope: MemoryScope, records: NewRecord[], at: string): string[] {
+  const ids: string[] = [];
+  const fresh: MemoryRecordSection[] = [];
+  const freshByText = new Map<string, MemoryRecordSection>();
+  const updates = new Map<string, Map<string, NewRecord[]>>();
+  for (const record of records) {
+    const inBatch = freshByText.get(record.text);
+    if (inBatch !== undefined) {
+      const merged = mergeDuplicate(inBatch, record, at);
+      if (merged !== undefined) {
+        Object.assign(inBatch, merged);
+      }
+      ids.push(inBatch.id);
+      continue;
+    }
+    const existingId = repository.index.findDuplicate(scope, record.text);
+    const existing = existingId === undefined ? undefined : repository.index.record(existingId);
+    if (existing !== undefined) {
+      const perFile = updates.get(existing.file) ?? new Map<string, NewRecord[]>();
+      perFile.set(existing.section.id, [...(perFile.get(existing.section.id) ?? []), record]);
+      updates.set(existing.file, perFile);
+      ids.push(existing.section.id);
+      continue;
+    }
+    const section = buildRecordSection(scope, record, at);
+    fresh.push(section);
+    freshByText.set(record.text, section);
+    ids.push(section.id);
+  }
+  for (const [file, perId] of updates) {
+    let changed = false;
+    const apply = (sections: Parameters<Parameters<MarkdownRepository['rewriteFile']>[1]>[0]) =>
+      sections.map((section) => {
+        const writes = section.type === 'memory' ? perId.get(section.id) : undefined;
+        if (writes === undefined || section.type !== 'memory') return section;
+        let current = section;
+        for (const write of writes) current = mergeDuplicate(current, write, at) ?? current;
+        if (current !== section) changed = true;
+        return current;
+      });
+    // A rewrite is only worth its fsync when a merge changed something.
+    const probe = repository.index;
+    const needsWrite = [...perId.entries()].some(([id, writes]) => {
+      const existing = probe.record(id);
+      return existing !== undefined && writes.some((write) => mergeDuplicate(existing.section, write, at) !== undefined);
+    });
+    if (needsWrite) repository.rewriteFile(file, apply);
+    void changed;
+  }
+  if (fresh.length > 0) repository.appendSections(scope, 'records', fresh, at);
+  return ids;
+}

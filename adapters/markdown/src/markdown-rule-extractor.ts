@@ -1,0 +1,74 @@
+import type { ExtractedItem, ExtractionInput, ExtractionOutput, MemoryExtractor } from './markdown-extractor';
+import { meetsKindThreshold, type MemoryKind } from './markdown-taxonomy';
+
+/** One rule: the first rule whose pattern matches a sentence decides its kind and confidence. */
+interface KindRule {
+  kind: MemoryKind;
+  confidence: number;
+  pattern: RegExp;
+}
+
+/**
+ * The rules, in priority order. Each confidence sits at or above its kind's threshold when the
+ * cue is explicit ("my name is", "I prefer", "we decided") and the sentence is kept as written.
+ */
+export const extractionRules: ReadonlyArray<KindRule> = [
+  { kind: 'todo', confidence: 0.8, pattern: /^\s*(?:[-*]\s*\[ \]|todo\b|action item\b)|\b(?:need to|needs to|remember to|don't forget to|follow up (?:on|with)|should (?:fix|add|update|review|check))\b/i },
+  { kind: 'constraint', confidence: 0.8, pattern: /\b(?:never|always|must not|must|do not|don't ever|is not allowed|are not allowed|mandatory|required to)\b/i },
+  { kind: 'decision', confidence: 0.8, pattern: /\b(?:we|i|they|the team) (?:decided|chose|agreed|settled on|went with|picked|are going with|will go with)\b|\bdecision\b/i },
+  { kind: 'profile', confidence: 0.9, pattern: /\b(?:my name is|i am an? |i'm an? |i work (?:at|for|as)|i live in|my role is|my pronouns are)\b/i },
+  { kind: 'preference', confidence: 0.8, pattern: /\b(?:prefers?|preferred|i like|i love|i'd rather|i would rather|i hate|i dislike|favou?rite|likes to|loves to)\b/i },
+  { kind: 'goal', confidence: 0.75, pattern: /\b(?:my goal|our goal|the goal is|aims? to|i want to|we want to|trying to|plans? to|planning to|working towards)\b/i },
+  { kind: 'keyword_set', confidence: 0.8, pattern: /^\s*(?:keywords|tags|focus areas|topics)\s*:/i },
+  { kind: 'project', confidence: 0.72, pattern: /\b(?:the project|this project|the codebase|the repo(?:sitory)?|the service|our stack) (?:is|uses|runs|has|depends)\b/i },
+  { kind: 'hypothesis', confidence: 0.55, pattern: /\b(?:maybe|might|probably|perhaps|i think|i guess|possibly|seems? to|likely)\b/i },
+  { kind: 'fact', confidence: 0.7, pattern: /\b(?:\d{4}-\d{2}-\d{2}|\d+(?:[.,]\d+)?\s?(?:%|ms|s|gb|mb|users|days|hours)|deadline|version|released|deploy(?:s|ed)?|is due|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?)\b/i },
+];
+
+/** The kind of a sentence with no cue: a free-form note, approved at the note threshold. */
+const fallback = { kind: 'note' as const, confidence: 0.6 };
+
+/** Sentences shorter than this many words carry too little to remember on their own. */
+const shortestSentenceWords = 3;
+
+/** Splits text into sentences and list items, keeping each as written. */
+export function splitSentences(text: string): string[] {
+  return text
+    .split(/\n+/)
+    .flatMap((line) => line.split(/(?<=[.!?])\s+(?=[\p{Lu}\d"'(\[])/u))
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.split(/\s+/).length >= shortestSentenceWords);
+}
+
+/** Classifies one sentence by the first matching rule, or as a note. */
+export function classifySentence(sentence: string): { kind: MemoryKind; confidence: number } {
+  const rule = extractionRules.find((candidate) => candidate.pattern.test(sentence));
+  return rule === undefined ? fallback : { kind: rule.kind, confidence: rule.confidence };
+}
+
+/**
+ * The built-in extractor: deterministic, no model. Every sentence of three words or more becomes
+ * one item whose kind comes from the first matching cue in {@link extractionRules} (or `note`),
+ * so nothing said is lost and the same residue always gives the same items. The quote is the
+ * sentence itself; identical sentences give one item.
+ */
+export function createRuleBasedExtractor(): MemoryExtractor {
+  return {
+    name: 'rules',
+    mode: 'sync',
+    async extract(input: ExtractionInput): Promise<ExtractionOutput> {
+      const seen = new Set<string>();
+      const items: ExtractedItem[] = [];
+      for (const sentence of splitSentences(input.text)) {
+        if (seen.has(sentence)) continue;
+        seen.add(sentence);
+        const { kind, confidence } = classifySentence(sentence);
+        if (meetsKindThreshold(kind, confidence)) items.push({ kind, text: sentence, confidence, quote: sentence });
+      }
+      const whole = input.text.trim();
+      // Residue too short to split into sentences is still remembered, as one note.
+      if (items.length === 0 && whole !== '') items.push({ ...fallback, text: whole, quote: whole });
+      return { items };
+    },
+  };
+}

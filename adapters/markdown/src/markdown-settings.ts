@@ -1,0 +1,106 @@
+import { MemoryConfigurationError, parseInput } from '@memplane/core';
+import { z } from 'zod';
+import type { MarkdownStoreEvent } from './markdown-events';
+import type { MemoryExtractor } from './markdown-extractor';
+import type { MarkdownEmbedder } from './markdown-embedder';
+import { defaultLexicalWeights, type LexicalWeights } from './markdown-search';
+
+/** How lexical and vector results are combined when an embedder is configured. */
+export type FusionMethod = 'rrf' | 'weighted';
+
+/** Settings of {@link createMarkdownAdapter}. Only `root` is required. */
+export interface MarkdownAdapterSettings {
+  /** The folder that holds the markdown (the source of truth) and `.memplane/` (the derived index). Created if missing. */
+  root: string;
+  /**
+   * Turns captured residue into memory items. Default: the built-in rule-based extractor, which
+   * runs inside `capture`. An `async` extractor (such as `createOpenAICompatibleExtractor`) runs as
+   * extraction jobs, and turns on `asyncExtraction`, `listExtractionJobs` and `retryExtractionJob`.
+   */
+  extractor?: MemoryExtractor;
+  /**
+   * Embeds records for semantic search (stored with sqlite-vec, searched exactly inside the
+   * company, fused with BM25). Default: none, lexical search only.
+   */
+  embedder?: MarkdownEmbedder;
+  /** How BM25 and vector results are fused when an embedder is set. Default `rrf` (see BENCHMARKS.md). */
+  fusion?: FusionMethod;
+  /** BM25 weights of the record text, its neighbours' text and its metadata strings. Default body 1, context 0.5, metadata 0.5. */
+  lexicalWeights?: Partial<LexicalWeights>;
+  /** The most records (or resources) per markdown file before a new file is started. Default 1000. */
+  sectionsPerFile?: number;
+  /** How long a write waits for another process's lock, in milliseconds. Default 10000. */
+  lockTimeoutMs?: number;
+  /**
+   * The HMAC secret of list and job cursors. Default: a random secret stored in
+   * `.memplane/cursor-secret`, so every process over the same root accepts the same cursors.
+   */
+  cursorSecret?: string | Uint8Array;
+  /** The clock, for timestamps, todo expiry and cursor ages. Default: the real time. */
+  now?: () => Date;
+  /** Receives store events: index rebuilt, files re-read, unreadable sections. */
+  onEvent?: (event: MarkdownStoreEvent) => void;
+}
+
+const functionSchema = (what: string) => z.custom<(...values: never[]) => unknown>((value) => typeof value === 'function', `must be ${what}`);
+
+const settingsSchema = z.strictObject({
+  root: z.string().min(1, 'must not be empty').refine((value) => !value.includes('\u0000'), 'must not contain NUL'),
+  extractor: z
+    .custom<MemoryExtractor>(
+      (value) => typeof value === 'object' && value !== null && typeof (value as MemoryExtractor).extract === 'function' && ['sync', 'async'].includes((value as MemoryExtractor).mode),
+      'must be an extractor with mode and extract()',
+    )
+    .optional(),
+  embedder: z
+    .custom<MarkdownEmbedder>(
+      (value) => typeof value === 'object' && value !== null && typeof (value as MarkdownEmbedder).embed === 'function' && Number.isInteger((value as MarkdownEmbedder).dimensions),
+      'must be an embedder with dimensions and embed()',
+    )
+    .optional(),
+  fusion: z.enum(['rrf', 'weighted']).optional(),
+  lexicalWeights: z.strictObject({ body: z.number().min(0).optional(), context: z.number().min(0).optional(), metadata: z.number().min(0).optional() }).optional(),
+  sectionsPerFile: z.number().int().min(1).max(100_000).optional(),
+  lockTimeoutMs: z.number().int().min(0).max(600_000).optional(),
+  cursorSecret: z.union([z.string().min(1), z.instanceof(Uint8Array)]).optional(),
+  now: functionSchema('a function returning a Date').optional(),
+  onEvent: functionSchema('a function').optional(),
+});
+
+/** The settings with defaults applied. */
+export interface ResolvedMarkdownSettings {
+  root: string;
+  extractor?: MemoryExtractor;
+  embedder?: MarkdownEmbedder;
+  fusion: FusionMethod;
+  lexicalWeights: LexicalWeights;
+  sectionsPerFile: number;
+  lockTimeoutMs: number;
+  cursorSecret?: string | Uint8Array;
+  now: () => string;
+  onEvent?: (event: MarkdownStoreEvent) => void;
+}
+
+/** Validates the settings; a bad one throws `MemoryValidationError` naming it, such as `settings.root`. */
+export function resolveMarkdownSettings(settings: MarkdownAdapterSettings): ResolvedMarkdownSettings {
+  const valid = parseInput(settingsSchema, settings, 'markdown adapter settings', 'settings');
+  const clock = settings.now ?? (() => new Date());
+  return {
+    root: valid.root,
+    ...(settings.extractor === undefined ? {} : { extractor: settings.extractor }),
+    ...(settings.embedder === undefined ? {} : { embedder: settings.embedder }),
+    fusion: valid.fusion ?? 'rrf',
+    lexicalWeights: { ...defaultLexicalWeights, ...valid.lexicalWeights },
+    sectionsPerFile: valid.sectionsPerFile ?? 1000,
+    lockTimeoutMs: valid.lockTimeoutMs ?? 10_000,
+    ...(valid.cursorSecret === undefined ? {} : { cursorSecret: valid.cursorSecret }),
+    now: () => {
+      const value = clock();
+      if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
+        throw new MemoryConfigurationError({ message: 'settings.now must return a valid Date.' });
+      }
+      return value.toISOString();
+    },
+    ...(settings.onEvent === undefined ? {} : { onEvent: settings.onEvent }),
+  };
+}
