@@ -1,6 +1,7 @@
 import type { CursorCodec } from '@memplane/core';
 import type Supermemory from 'supermemory';
 import type { SupermemoryCall } from './supermemory-call';
+import type { SupermemoryJobSigner } from './supermemory-job-signer';
 import type { ResolvedSupermemorySettings } from './supermemory-settings';
 
 /** What every operation of the Supermemory adapter works with. */
@@ -11,6 +12,8 @@ export interface SupermemoryAdapterContext {
   call: SupermemoryCall;
   /** Signs and checks list and job cursors. */
   cursors: CursorCodec;
+  /** Signs capture job ids to the company that captured. */
+  jobs: SupermemoryJobSigner;
   /** The container tag of a company. */
   containerTagOf(companyId: string): string;
   /** The resolved settings. */

@@ -7,6 +7,7 @@ import { correctSupermemoryRecord, forgetSupermemoryRecords } from './supermemor
 import { toSupermemoryContainerTag } from './supermemory-container-tag';
 import { getSupermemoryExtractionJob, listSupermemoryExtractionJobs } from './supermemory-extraction-jobs';
 import { supermemoryProviderKey } from './supermemory-handle';
+import { createSupermemoryJobSigner } from './supermemory-job-signer';
 import { listSupermemoryRecords } from './supermemory-list-operation';
 import { getSupermemoryProfile } from './supermemory-profile';
 import { getSupermemoryRecord, querySupermemory } from './supermemory-read-operations';
@@ -38,6 +39,7 @@ export function createSupermemoryAdapter(settings: SupermemoryAdapterSettings = 
     client,
     call: createSupermemoryCall(resolved),
     cursors: createCursorCodec(resolved.cursorSecret === undefined ? {} : { secret: resolved.cursorSecret }),
+    jobs: createSupermemoryJobSigner(resolved.cursorSecret),
     containerTagOf(companyId) {
       let tag = tags.get(companyId);
       if (tag === undefined) {

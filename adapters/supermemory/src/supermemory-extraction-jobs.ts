@@ -22,14 +22,19 @@ const jobPageSize = 50;
 const positionSchema = z.strictObject({ page: z.number().int().positive() });
 const hookKinds = new Set(['pre_run_hydrate', 'post_run_capture', 'issue_comment_capture', 'issue_document_capture', 'manual_capture']);
 
-/** A captured document as an extraction job. Supermemory has no job timestamps beyond the document's own. */
-function toJob(document: SupermemoryDocumentRow, warnings: MemoryWarning[]): MemoryExtractionJob {
+/**
+ * A captured document as an extraction job. The job id is rebuilt from the document (its id,
+ * the submission time the capture stored in `mp_submittedAt`, the container tag), so a listed
+ * job has the id the capture returned. Supermemory has no job timestamps beyond the document's own.
+ */
+function toJob(context: SupermemoryAdapterContext, containerTag: string, document: SupermemoryDocumentRow, warnings: MemoryWarning[]): MemoryExtractionJob {
   const decoded = decodeRecordMetadata(document.metadata, warnings);
   const status = mapDocumentStatus(document.status);
+  const submittedAtMs = decoded.submittedAtMs ?? (Date.parse(document.createdAt) || 0);
   const job: MemoryExtractionJob = {
-    providerJobId: toSupermemoryJobId(document.id, Date.parse(document.createdAt) || 0),
+    providerJobId: toSupermemoryJobId(document.id, submittedAtMs, context.jobs.sign(containerTag, document.id, submittedAtMs)),
     status,
-    submittedAt: document.createdAt,
+    submittedAt: new Date(submittedAtMs).toISOString(),
   };
   if (decoded.source !== undefined) job.source = decoded.source;
   if (decoded.hookKind !== undefined && hookKinds.has(decoded.hookKind)) job.hookKind = decoded.hookKind as MemoryExtractionJob['hookKind'];
@@ -49,7 +54,8 @@ export async function getSupermemoryExtractionJob(
   providerJobId: string,
   scope: MemoryScope,
 ): Promise<MemoryExtractionJobResult> {
-  const { documentId, submittedAtMs } = readSupermemoryJobId(providerJobId);
+  const { documentId, submittedAtMs, signature } = readSupermemoryJobId(providerJobId);
+  const containerTag = context.containerTagOf(scope.companyId);
   try {
     const { value, usage } = await context.call(
       { operation: 'getExtractionJob', resourceId: providerJobId },
@@ -58,16 +64,17 @@ export async function getSupermemoryExtractionJob(
     );
     const decoded = decodeRecordMetadata(value.metadata, []);
     const tags = value.containerTags;
-    const inContainer = tags === null || tags === undefined || tags.includes(context.containerTagOf(scope.companyId));
+    const inContainer = tags === null || tags === undefined || tags.includes(containerTag);
     if (!inContainer || decoded.origin !== 'capture' || findSupermemoryScopeViolation(decoded, scope) !== undefined) {
       return { job: null, usage: [usage] };
     }
-    return { job: { ...toJob(value, []), providerJobId }, usage: [usage] };
+    return { job: { ...toJob(context, containerTag, value, []), providerJobId }, usage: [usage] };
   } catch (error) {
     if (!MemoryNotFoundError.isInstance(error)) throw error;
-    const age = submittedAtMs === undefined ? Number.POSITIVE_INFINITY : context.now() - submittedAtMs;
+    if (submittedAtMs === undefined || !context.jobs.verify(containerTag, documentId, submittedAtMs, signature)) return { job: null };
+    const age = context.now() - submittedAtMs;
     if (age < 0 || age > context.settings.extractionNotFoundGraceMs) return { job: null };
-    return { job: { providerJobId, status: 'queued', submittedAt: new Date(submittedAtMs as number).toISOString() } };
+    return { job: { providerJobId, status: 'queued', submittedAt: new Date(submittedAtMs).toISOString() } };
   }
 }
 
@@ -91,10 +98,11 @@ export async function listSupermemoryExtractionJobs(
   const usage: MemoryUsage[] = [];
   const warnings: MemoryWarning[] = [];
   const conditions = [...scopeToConditions(scope), { key: metadataKeys.origin, value: 'capture' }];
+  const containerTag = context.containerTagOf(scope.companyId);
   const { value, usage: callUsage } = await context.call({ operation: 'listExtractionJobs' }, documentListResponseSchema, (options) =>
     context.client.documents.list(
       {
-        containerTags: [context.containerTagOf(scope.companyId)],
+        containerTags: [containerTag],
         filters: { AND: conditions },
         page,
         limit: jobPageSize,
@@ -113,7 +121,7 @@ export async function listSupermemoryExtractionJobs(
       if (violation !== undefined) warnings.push({ type: 'scope_violation', providerRecordId: `doc:${document.id}`, details: violation });
       return violation === undefined;
     })
-    .map((document) => toJob(document, warnings));
+    .map((document) => toJob(context, containerTag, document, warnings));
   const result: MemoryExtractionJobPage = { items, usage, warnings };
   if (page < value.pagination.totalPages) result.nextCursor = context.cursors.encode({ page: page + 1 }, binding);
   return result;

@@ -45,20 +45,31 @@ export function readSupermemoryHandle(handle: MemoryRecordHandle): SupermemoryRe
   return undefined;
 }
 
-/**
- * The job id of a capture: `<documentId>@<submittedAt epoch ms>`. The submission time lets a
- * poll tell "not visible yet" (Supermemory can 404 right after `add`) from "no such job".
- */
-export function toSupermemoryJobId(documentId: string, submittedAtMs: number): string {
-  return `${documentId}@${submittedAtMs}`;
+/** A job id taken apart. `signature` is empty on a bare document id. */
+export interface SupermemoryJobReference {
+  documentId: string;
+  submittedAtMs: number | undefined;
+  signature: string;
 }
 
-/** The document id and submission time of a job id; a bare document id is accepted too. */
-export function readSupermemoryJobId(providerJobId: string): { documentId: string; submittedAtMs: number | undefined } {
-  const separator = providerJobId.lastIndexOf('@');
-  const time = separator === -1 ? Number.NaN : Number(providerJobId.slice(separator + 1));
-  if (separator > 0 && Number.isSafeInteger(time)) {
-    return { documentId: providerJobId.slice(0, separator), submittedAtMs: time };
+/**
+ * The job id of a capture: `<documentId>@<submittedAt epoch ms>@<signature>`. The submission
+ * time lets a poll tell "not visible yet" (Supermemory can 404 right after `add`) from "no
+ * such job"; the signature (an HMAC over the container tag, the document id and the time)
+ * makes that allowance apply only in the company that captured, so a job id read with another
+ * company's scope is null like any other.
+ */
+export function toSupermemoryJobId(documentId: string, submittedAtMs: number, signature: string): string {
+  return `${documentId}@${submittedAtMs}@${signature}`;
+}
+
+/** The parts of a job id; a bare document id is accepted too. */
+export function readSupermemoryJobId(providerJobId: string): SupermemoryJobReference {
+  const parts = providerJobId.split('@');
+  const signature = parts.at(-1) ?? '';
+  const time = Number(parts.at(-2));
+  if (parts.length >= 3 && Number.isSafeInteger(time) && signature !== '') {
+    return { documentId: parts.slice(0, -2).join('@'), submittedAtMs: time, signature };
   }
-  return { documentId: providerJobId, submittedAtMs: undefined };
+  return { documentId: providerJobId, submittedAtMs: undefined, signature: '' };
 }

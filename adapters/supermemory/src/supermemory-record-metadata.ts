@@ -18,6 +18,7 @@ export const metadataKeys = {
   origin: 'mp_origin',
   hookKind: 'mp_hook',
   correctionReason: 'mp_reason',
+  submittedAt: 'mp_submittedAt',
 } as const;
 
 const filterCopyPrefix = 'mpf_';
@@ -33,6 +34,7 @@ export interface RecordMetadataInput {
   summary?: string;
   hookKind?: MemoryHookKind;
   correctionReason?: string;
+  submittedAtMs?: number;
 }
 
 /** What the adapter reads back from a record's metadata. */
@@ -44,6 +46,7 @@ export interface DecodedRecordMetadata {
   metadata: Record<string, unknown> | undefined;
   summary: string | undefined;
   hookKind: string | undefined;
+  submittedAtMs: number | undefined;
 }
 
 /** A new record key: 16 random bytes, base64url. Every version of a record keeps its key. */
@@ -66,6 +69,7 @@ export function encodeRecordMetadata(input: RecordMetadataInput): Record<string,
   if (input.summary !== undefined) encoded[metadataKeys.summary] = input.summary;
   if (input.hookKind !== undefined) encoded[metadataKeys.hookKind] = input.hookKind;
   if (input.correctionReason !== undefined) encoded[metadataKeys.correctionReason] = input.correctionReason;
+  if (input.submittedAtMs !== undefined) encoded[metadataKeys.submittedAt] = input.submittedAtMs;
   if (input.metadata !== undefined) {
     encoded[metadataKeys.callerMetadata] = JSON.stringify(input.metadata);
     for (const [key, value] of Object.entries(input.metadata)) {
@@ -113,6 +117,7 @@ export function decodeRecordMetadata(
     metadata: callerMetadata,
     summary: stringOrUndefined(flat[metadataKeys.summary]),
     hookKind: stringOrUndefined(flat[metadataKeys.hookKind]),
+    submittedAtMs: Number.isSafeInteger(flat[metadataKeys.submittedAt]) ? (flat[metadataKeys.submittedAt] as number) : undefined,
   };
 }
 

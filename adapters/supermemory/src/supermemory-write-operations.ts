@@ -154,16 +154,18 @@ export async function captureSupermemory(
     source: request.source,
     ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
     ...(request.hook === undefined ? {} : { hookKind: request.hook.hookKind }),
+    submittedAtMs,
   });
+  const containerTag = context.containerTagOf(request.scope.companyId);
   const { value, usage } = await context.call({ operation: 'capture' }, addDocumentResponseSchema, (options) =>
-    context.client.add({ content, containerTag: context.containerTagOf(request.scope.companyId), metadata }, options),
+    context.client.add({ content, containerTag, metadata }, options),
   );
   const status = mapDocumentStatus(value.status);
   return {
     records: [toSupermemoryHandle({ kind: 'document', documentId: value.id })],
     jobs: [
       {
-        providerJobId: toSupermemoryJobId(value.id, submittedAtMs),
+        providerJobId: toSupermemoryJobId(value.id, submittedAtMs, context.jobs.sign(containerTag, value.id, submittedAtMs)),
         status,
         ...(request.hook === undefined ? {} : { hookKind: request.hook.hookKind }),
         source: request.source,
