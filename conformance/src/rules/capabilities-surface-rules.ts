@@ -9,6 +9,8 @@ const jobStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
 interface SurfaceCase {
   surface: 'correct' | 'profile' | 'getExtractionJob' | 'listExtractionJobs' | 'retryExtractionJob' | 'explain';
   flag: keyof MemoryAdapterCapabilities;
+  /** What "works" means for this surface, for the rule description. */
+  worksWhen: string;
   /** Calls the surface with valid arguments. */
   call(context: RuleContext): Promise<unknown>;
   /** Checks the surface does its job. */
@@ -26,6 +28,7 @@ const surfaceCases: SurfaceCase[] = [
   {
     surface: 'correct',
     flag: 'correction',
+    worksWhen: 'correct changes the text get returns, sets the patched metadata keys and keeps the others',
     async call(context) {
       const { scope, handle } = await writtenRecord(context);
       return context.adapter.correct(handle, { text: markedText(context.marker('corrected')) }, scope);
@@ -44,6 +47,7 @@ const surfaceCases: SurfaceCase[] = [
   {
     surface: 'profile',
     flag: 'profile',
+    worksWhen: 'profile returns a non-empty summary for a scope with records, with items only from that scope',
     call: (context) => context.adapter.profile(context.scope()),
     async works(context) {
       const { scope } = await writtenRecord(context);
@@ -58,6 +62,7 @@ const surfaceCases: SurfaceCase[] = [
   {
     surface: 'getExtractionJob',
     flag: 'asyncExtraction',
+    worksWhen: 'getExtractionJob reads the job a capture started (valid status) and returns null for an unknown job id',
     call: (context) => context.adapter.getExtractionJob(context.uniqueValue('job'), context.scope()),
     async works(context) {
       const job = await captureWithJob(context, context.scope(), context.marker());
@@ -71,6 +76,7 @@ const surfaceCases: SurfaceCase[] = [
   {
     surface: 'listExtractionJobs',
     flag: 'listExtractionJobs',
+    worksWhen: 'listExtractionJobs lists the job a capture started',
     call: (context) => context.adapter.listExtractionJobs(context.scope()),
     async works(context) {
       const job = await captureWithJob(context, context.scope(), context.marker());
@@ -89,6 +95,7 @@ const surfaceCases: SurfaceCase[] = [
   {
     surface: 'retryExtractionJob',
     flag: 'retryExtractionJob',
+    worksWhen: 'retryExtractionJob of a real finished job returns a job or refuses with a typed MemoryError, never UnsupportedCapabilityError',
     call: (context) => context.adapter.retryExtractionJob(context.uniqueValue('job'), context.scope()),
     async works(context) {
       const scope = context.scope();
@@ -106,6 +113,7 @@ const surfaceCases: SurfaceCase[] = [
   {
     surface: 'explain',
     flag: 'explain',
+    worksWhen: 'explain returns a step with a stage for every snippet of a real query result, and none for other records',
     async call(context) {
       const { scope, marker } = await writtenRecord(context);
       return context.adapter.explain(await context.adapter.query({ bindingKey: context.bindingKey, scope, query: marker }), scope);
@@ -145,7 +153,7 @@ export const capabilitySurfaceRules: ConformanceRule[] = surfaceCases.flatMap((s
   {
     id: `capabilities.${surfaceCase.surface}.declared-on`,
     family: 'capabilities',
-    description: `With capabilities.${surfaceCase.flag} on, ${surfaceCase.surface} works on a real record or job.`,
+    description: `With capabilities.${surfaceCase.flag} on, ${surfaceCase.worksWhen}.`,
     requires:
       surfaceCase.flag === 'listExtractionJobs' || surfaceCase.flag === 'retryExtractionJob'
         ? allOf(whenDeclared(surfaceCase.flag), whenDeclared('asyncExtraction'))
