@@ -77,6 +77,7 @@ export function createCursorCodec(settings: CursorCodecSettings = {}): CursorCod
       } catch (cause) {
         throw new InvalidCursorError({ reason: 'malformed', cause });
       }
+      if (typeof decoded !== 'object' || decoded === null) throw new InvalidCursorError({ reason: 'malformed' });
       if (decoded.s !== digest(normalizeScope(binding.scope))) throw new InvalidCursorError({ reason: 'foreign' });
       if (decoded.l !== digest({ listing: binding.listing, filter: binding.filter ?? null })) {
         throw new InvalidCursorError({ reason: 'stale' });

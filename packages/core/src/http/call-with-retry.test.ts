@@ -186,3 +186,16 @@ describe('callWithRetry', () => {
     expect(call.attempts()).toBe(0);
   });
 });
+
+describe('callWithRetry and an abort during an attempt', () => {
+  it('ends the attempt at once even when run ignores its signal', async () => {
+    const controller = new AbortController();
+    const pending = callWithRetry(() => new Promise<never>(() => undefined), {
+      operation: 'query',
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    });
+    controller.abort(new Error('caller gave up'));
+    await expect(pending).rejects.toThrow('caller gave up');
+  });
+});

@@ -45,15 +45,16 @@ export interface CallWithRetryOptions {
 
 function defaultWait(milliseconds: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, milliseconds);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    // The listener goes when the timer fires, so long-lived signals do not collect listeners.
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, milliseconds);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
@@ -64,10 +65,15 @@ async function attemptWithTimeout<Value>(
   outer?: AbortSignal,
 ): Promise<Value> {
   const controller = new AbortController();
-  const abortFromOuter = () => controller.abort(outer?.reason);
-  outer?.addEventListener('abort', abortFromOuter, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let abortFromOuter = () => controller.abort(outer?.reason);
+  // The outer abort ends the attempt at once, even when `run` ignores its signal.
   const timeout = new Promise<never>((_, reject) => {
+    abortFromOuter = () => {
+      controller.abort(outer?.reason);
+      reject(outer?.reason);
+    };
+    outer?.addEventListener('abort', abortFromOuter, { once: true });
     timer = setTimeout(() => {
       const error = new MemoryTimeoutError({ timeoutMs, operation });
       controller.abort(error);

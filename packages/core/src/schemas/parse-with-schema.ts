@@ -3,10 +3,14 @@ import { MemoryInvalidResponseError } from '../errors/memory-simple-errors';
 import { MemoryValidationError, type MemoryValidationIssue } from '../errors/memory-validation-error';
 
 function toIssues(error: z.ZodError, prefix: string): MemoryValidationIssue[] {
-  return error.issues.map((issue) => ({
-    path: [prefix, ...issue.path.map(String)].filter((part) => part !== '').join('.'),
-    message: issue.message,
-  }));
+  return error.issues.map((issue) => {
+    // An unknown key is reported on its parent object; name the key itself.
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [];
+    return {
+      path: [prefix, ...issue.path.map(String), ...keys].filter((part) => part !== '').join('.'),
+      message: issue.message,
+    };
+  });
 }
 
 /**
