@@ -11,7 +11,7 @@ const settings: ExampleAdapterSettings = {
   // Peers share the secret, as processes serving one binding would, so cursors travel between them.
   cursorSecret: 'conformance cursor secret of the example binding',
   // Short enough that the timeout fault fails fast; one retry still runs under every fault.
-  timeoutMs: 250,
+  timeoutMs: 500,
   retry: { maxRetries: 1, initialDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 1000 },
 };
 

@@ -76,6 +76,7 @@ describe('failures at the API', () => {
       .query(query)
       .catch((caught: unknown) => caught);
     expect(MemoryRateLimitedError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ message: 'Example API error 429: Injected rate_limited fault.', retryAfterMs: 0 });
     expect(testServer.calls).toHaveLength(3);
   });
 

@@ -169,7 +169,17 @@ export function setupExampleFakeServer(settings: { baseURL?: string; apiKey?: st
   testServer: TestServer;
 } {
   const api = createExampleFakeApi(settings);
-  const testServer = setupTestServer(api.handlers, { faultUrls: [`${api.baseURL}/*`] });
+  const testServer = setupTestServer(api.handlers, {
+    faultUrls: [`${api.baseURL}/*`],
+    // Injected 429 and 5xx answers carry the API's own error body, like the real thing.
+    faults: {
+      decorateError: (response, fault) =>
+        new Response(JSON.stringify({ error: { code: fault.kind, message: `Injected ${fault.kind} fault.` } }), {
+          status: response.status,
+          headers: response.headers,
+        }),
+    },
+  });
   afterEach(() => api.store.clear());
   return { api, testServer };
 }
