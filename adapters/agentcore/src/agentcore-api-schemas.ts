@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/**
+ * The AgentCore responses the adapter reads, as the SDK returns them (timestamps already
+ * turned into `Date`s). The SDK does not check required members, so every response is
+ * validated here: a malformed body becomes `MemoryInvalidResponseError`, never a result.
+ * Only the members the adapter reads are listed; others pass unchecked.
+ */
+
+const metadataValueSchema = z.object({
+  stringValue: z.string().optional(),
+  stringListValue: z.array(z.string()).optional(),
+  numberValue: z.number().optional(),
+  dateTimeValue: z.date().optional(),
+});
+
+const metadataMapSchema = z.record(z.string(), metadataValueSchema).optional();
+
+/** A memory record, as list, retrieve and get return it. */
+export const agentCoreRecordSchema = z.object({
+  memoryRecordId: z.string().min(1),
+  content: z.object({ text: z.string() }),
+  memoryStrategyId: z.string().optional(),
+  namespaces: z.array(z.string()),
+  createdAt: z.date(),
+  score: z.number().optional(),
+  metadata: metadataMapSchema,
+});
+
+/** `ListMemoryRecords` and `RetrieveMemoryRecords`. */
+export const agentCoreRecordPageSchema = z.object({
+  memoryRecordSummaries: z.array(agentCoreRecordSchema),
+  nextToken: z.string().min(1).optional(),
+});
+
+/** `GetMemoryRecord`. */
+export const agentCoreGetRecordSchema = z.object({ memoryRecord: agentCoreRecordSchema });
+
+const recordOutcomeSchema = z.object({
+  memoryRecordId: z.string().optional(),
+  status: z.string(),
+  requestIdentifier: z.string().optional(),
+  errorCode: z.number().optional(),
+  errorMessage: z.string().optional(),
+});
+
+/** `BatchCreateMemoryRecords`, `BatchUpdateMemoryRecords` and `BatchDeleteMemoryRecords`: partial failures come inside a success. */
+export const agentCoreBatchOutcomeSchema = z.object({
+  successfulRecords: z.array(recordOutcomeSchema),
+  failedRecords: z.array(recordOutcomeSchema),
+});
+
+/** `DeleteMemoryRecord`. */
+export const agentCoreDeleteRecordSchema = z.object({ memoryRecordId: z.string().min(1) });
+
+const payloadItemSchema = z.object({
+  conversational: z.object({ content: z.object({ text: z.string().optional() }), role: z.string() }).optional(),
+  blob: z.unknown().optional(),
+  json: z.object({ content: z.unknown() }).optional(),
+});
+
+/** An event, as CreateEvent and GetEvent return it. */
+export const agentCoreEventSchema = z.object({
+  actorId: z.string().min(1),
+  sessionId: z.string().min(1),
+  eventId: z.string().min(1),
+  eventTimestamp: z.date(),
+  payload: z.array(payloadItemSchema),
+  metadata: z.record(z.string(), z.object({ stringValue: z.string().optional() })).optional(),
+});
+
+/** `CreateEvent` and `GetEvent`. */
+export const agentCoreEventResultSchema = z.object({ event: agentCoreEventSchema });
+
+/** `DeleteEvent`. */
+export const agentCoreDeleteEventSchema = z.object({ eventId: z.string().min(1) });
+
+/** One failed extraction job of `ListMemoryExtractionJobs`. */
+export const agentCoreExtractionJobSchema = z.object({
+  jobID: z.string().min(1),
+  messages: z
+    .object({ messagesList: z.array(z.object({ eventId: z.string(), messageIndex: z.number() })).optional() })
+    .optional(),
+  status: z.string().optional(),
+  failureReason: z.string().optional(),
+  strategyId: z.string().optional(),
+  sessionId: z.string().optional(),
+  actorId: z.string().optional(),
+});
+
+/** `ListMemoryExtractionJobs`. */
+export const agentCoreExtractionJobPageSchema = z.object({
+  jobs: z.array(agentCoreExtractionJobSchema),
+  nextToken: z.string().min(1).optional(),
+});
+
+/** `StartMemoryExtractionJob`. */
+export const agentCoreStartJobSchema = z.object({ jobId: z.string().min(1) });
+
+/** A memory record as the adapter reads it. */
+export type AgentCoreRecord = z.output<typeof agentCoreRecordSchema>;
+/** An event as the adapter reads it. */
+export type AgentCoreEvent = z.output<typeof agentCoreEventSchema>;
+/** A failed extraction job as the adapter reads it. */
+export type AgentCoreExtractionJob = z.output<typeof agentCoreExtractionJobSchema>;
+/** A metadata map of a record or an event. */
+export type AgentCoreMetadata = AgentCoreRecord['metadata'];
+
+/** The most records one batch call may carry. */
+export const agentCoreMaximumRecordsPerBatch = 100;
+/** The largest `maxResults` of a list call and the largest `topK` of a retrieve. */
+export const agentCoreMaximumPageSize = 100;
