@@ -29,6 +29,7 @@ export interface FusedHit {
  */
 export class MarkdownVectorSearch {
   private readonly cache: EmbeddingCache;
+  private readonly queryVectors = new Map<string, Float32Array>();
   private readonly statements;
 
   constructor(
@@ -85,8 +86,7 @@ export class MarkdownVectorSearch {
   /** Searches both ways and fuses. Records indexed from hand edits are embedded first. */
   async hybridSearch(scope: MemoryScope, query: string, options: SearchOptions): Promise<{ hits: FusedHit[]; usage: MemoryUsage[] }> {
     const usage = await this.embedMissing();
-    usage.push(...(await this.prepare([query])));
-    const queryVector = this.cache.get(query) as Float32Array;
+    const queryVector = await this.embedQuery(query, usage);
     const candidates = Math.max(options.limit * 4, 40);
     const lexicalHits = searchLexical(this.repository.database, scope, query, { ...options, limit: candidates });
     const vectorHits = this.nearest(normalizeScope(scope), queryVector, candidates, options);
@@ -114,6 +114,21 @@ export class MarkdownVectorSearch {
         };
       });
     return { hits, usage };
+  }
+
+  /**
+   * Query vectors are kept in a small in-memory cache of this adapter only: persisting every query
+   * text would grow the cache without bound and keep what people asked on disk.
+   */
+  private async embedQuery(query: string, usage: MemoryUsage[]): Promise<Float32Array> {
+    const cached = this.queryVectors.get(query);
+    if (cached !== undefined) return cached;
+    const result = await this.embedder.embed([query]);
+    if (result.usage !== undefined) usage.push(result.usage);
+    const vector = Float32Array.from(result.embeddings[0] ?? []);
+    this.queryVectors.set(query, vector);
+    if (this.queryVectors.size > 256) this.queryVectors.delete(this.queryVectors.keys().next().value as string);
+    return vector;
   }
 
   /** Closes the embedding cache. */
