@@ -129,15 +129,15 @@ describe('reads', () => {
     const first = await adapter.list({ bindingKey: 'main', scope, limit: 2 });
     const nextCursor = first.nextCursor ?? '';
     await expect(
-      adapter.list({ bindingKey: 'main', scope: { companyId: 'company-other' }, cursor: nextCursor })
+      adapter.list({ bindingKey: 'main', scope: { companyId: 'company-other' }, cursor: nextCursor }),
     ).rejects.toMatchObject({ reason: 'foreign' });
     await expect(
-      adapter.list({ bindingKey: 'main', scope, cursor: nextCursor, metadataFilter: { a: 1 } })
+      adapter.list({ bindingKey: 'main', scope, cursor: nextCursor, metadataFilter: { a: 1 } }),
     ).rejects.toMatchObject({ reason: 'stale' });
     const [version, body = '', signature] = nextCursor.split('.');
     const tamperedBody = `${body.slice(0, 5)}${body[5] === 'A' ? 'B' : 'A'}${body.slice(6)}`;
     await expect(
-      adapter.list({ bindingKey: 'main', scope, cursor: `${version}.${tamperedBody}.${signature}` })
+      adapter.list({ bindingKey: 'main', scope, cursor: `${version}.${tamperedBody}.${signature}` }),
     ).rejects.toThrow(InvalidCursorError);
     await expect(adapter.list({ bindingKey: 'main', scope, cursor: 'not-a-cursor' })).rejects.toMatchObject({
       reason: 'malformed',
@@ -164,7 +164,7 @@ describe('reads', () => {
   it('never calls the API for a request core refuses', async () => {
     const adapter = createAdapter();
     await expect(adapter.query({ bindingKey: 'main', scope: { companyId: '' }, query: 'x' })).rejects.toThrow(
-      MemoryValidationError
+      MemoryValidationError,
     );
     expect(testServer.calls).toEqual([]);
   });

@@ -26,8 +26,8 @@ describe('writes', () => {
     expect(result.usage).toHaveLength(2);
     const texts = await Promise.all(
       [0, 99, 100, 149].map((index) =>
-        adapter.get(result.records?.[index] ?? { providerKey: '', providerRecordId: '' }, scope)
-      )
+        adapter.get(result.records?.[index] ?? { providerKey: '', providerRecordId: '' }, scope),
+      ),
     );
     expect(texts.map((snippet) => snippet?.text)).toEqual(['note 0', 'note 99', 'note 100', 'note 149']);
   });
@@ -55,7 +55,7 @@ describe('writes', () => {
         return posts === 2
           ? HttpResponse.json({ error: { code: 'unavailable', message: 'down' } }, { status: 503 })
           : undefined;
-      })
+      }),
     );
     const adapter = createAdapter();
     const records = Array.from({ length: 101 }, (_, index) => ({ text: `note ${index}` }));
@@ -92,13 +92,13 @@ describe('writes', () => {
     const written = await adapter.upsertRecords({ bindingKey: 'main', scope, records: [{ text: 'Lives in Porto.' }] });
     const handle = written.records?.[0] ?? { providerKey: 'example', providerRecordId: 'record:none' };
     await expect(adapter.correct(handle, { text: 'x' }, { ...scope, agentId: 'agent-2' })).rejects.toThrow(
-      MemoryNotFoundError
+      MemoryNotFoundError,
     );
     await expect(adapter.correct(handle, { text: 'x' }, { companyId: 'company-other' })).rejects.toThrow(
-      MemoryNotFoundError
+      MemoryNotFoundError,
     );
     await expect(
-      adapter.correct({ providerKey: 'example', providerRecordId: 'record:rec_999999' }, { text: 'x' }, scope)
+      adapter.correct({ providerKey: 'example', providerRecordId: 'record:rec_999999' }, { text: 'x' }, scope),
     ).rejects.toThrow(MemoryNotFoundError);
     expect((await adapter.get(handle, scope))?.text).toBe('Lives in Porto.');
   });

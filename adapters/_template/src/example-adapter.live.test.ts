@@ -23,7 +23,7 @@ describe.skipIf(apiKey === undefined || apiKey === '')('Example API (live)', () 
       if (handle === undefined) return;
       expect((await adapter.get(handle, scope))?.text).toBe(`Live record ${marker}.`);
       expect((await adapter.list({ bindingKey: 'live', scope })).items.map((item) => item.handle)).toContainEqual(
-        handle
+        handle,
       );
       const bundle = await adapter.query({ bindingKey: 'live', scope, query: marker });
       expect(bundle.snippets.map((snippet) => snippet.handle)).toContainEqual(handle);
@@ -31,7 +31,7 @@ describe.skipIf(apiKey === undefined || apiKey === '')('Example API (live)', () 
       await adapter.forget(handles, scope);
     }
     expect(
-      await adapter.get(handles[0] ?? { providerKey: 'example', providerRecordId: 'record:none' }, scope)
+      await adapter.get(handles[0] ?? { providerKey: 'example', providerRecordId: 'record:none' }, scope),
     ).toBeNull();
   }, 60_000);
 });

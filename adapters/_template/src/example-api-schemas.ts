@@ -37,7 +37,7 @@ export const exampleCreateRecordsResponseSchema = z.object({
         status: z.literal('rejected'),
         error: z.object({ code: z.string().min(1), message: z.string() }),
       }),
-    ])
+    ]),
   ),
   usage,
 });

@@ -17,7 +17,7 @@ export interface ExampleCallResult<Value> {
 export type ExampleCall = <Schema extends z.ZodType<{ usage?: ExampleUsage | undefined }>>(
   context: ExampleErrorContext,
   schema: Schema,
-  send: (signal: AbortSignal) => Promise<unknown>
+  send: (signal: AbortSignal) => Promise<unknown>,
 ) => Promise<ExampleCallResult<z.output<Schema>>>;
 
 /**
@@ -39,8 +39,8 @@ export function createExampleCall(settings: Pick<ResolvedExampleSettings, 'retry
           }
           return parseProviderResult(schema, body, `Example API ${context.operation} response`);
         },
-        { operation: `Example ${context.operation}`, retry: settings.retry, timeoutMs: settings.timeoutMs }
-      )
+        { operation: `Example ${context.operation}`, retry: settings.retry, timeoutMs: settings.timeoutMs },
+      ),
     );
     return { value, usage: convertExampleUsage(value.usage, latencyMs) };
   };

@@ -24,14 +24,14 @@ async function isInScope(
   handle: MemoryRecordHandle,
   recordId: string,
   scope: MemoryScope,
-  usage: MemoryUsage[]
+  usage: MemoryUsage[],
 ): Promise<boolean> {
   if (!narrowsBelowCompany(scope)) return true;
   try {
     const read = await context.call(
       { operation: 'get', resourceId: handle.providerRecordId },
       exampleRecordResponseSchema,
-      (signal) => context.client.getRecord(recordId, scope.companyId, signal)
+      (signal) => context.client.getRecord(recordId, scope.companyId, signal),
     );
     usage.push(read.usage);
     return findExampleScopeViolation(read.value.record, scope) === undefined;
@@ -48,7 +48,7 @@ async function isInScope(
 export async function forgetExampleRecords(
   context: ExampleAdapterContext,
   handles: MemoryRecordHandle[],
-  scope: MemoryScope
+  scope: MemoryScope,
 ): Promise<MemoryForgetResult> {
   const usage: MemoryUsage[] = [];
   const warnings: MemoryWarning[] = [];
@@ -66,7 +66,7 @@ export async function forgetExampleRecords(
       const deleted = await context.call(
         { operation: 'forget', resourceId: handle.providerRecordId },
         exampleDeleteRecordResponseSchema,
-        (signal) => context.client.deleteRecord(recordId, scope.companyId, signal)
+        (signal) => context.client.deleteRecord(recordId, scope.companyId, signal),
       );
       usage.push(deleted.usage);
     } catch (error) {
@@ -85,7 +85,7 @@ export async function correctExampleRecord(
   context: ExampleAdapterContext,
   handle: MemoryRecordHandle,
   patch: MemoryCorrectionPatch,
-  scope: MemoryScope
+  scope: MemoryScope,
 ): Promise<MemoryCorrectionResult> {
   const recordId = readRecordId(handle);
   const usage: MemoryUsage[] = [];
@@ -102,7 +102,7 @@ export async function correctExampleRecord(
         query: { tenant: scope.companyId },
         body: { text: patch.text, summary: patch.summary, metadata: patch.metadata, reason: patch.reason },
         signal,
-      })
+      }),
   );
   usage.push(patchUsage);
   const violation = findExampleScopeViolation(value.record, scope);

@@ -97,7 +97,7 @@ describe('failures at the API', () => {
         return answered === 1
           ? HttpResponse.json({ error: { code: 'unavailable', message: 'restarting' } }, { status: 503 })
           : undefined;
-      })
+      }),
     );
     const bundle = await createAdapter({ retry: { maxRetries: 1, initialDelayMs: 0 } }).query(query);
     expect(bundle.snippets).toEqual([]);
@@ -121,7 +121,7 @@ describe('failures at the API', () => {
     testServer.faults.inject({ kind: 'malformed_body' });
     await expect(createAdapter().list({ bindingKey: 'main', scope })).rejects.toThrow(MemoryInvalidResponseError);
     testServer.use(
-      http.get(`${api.baseURL}/v1/records`, () => new HttpResponse('<html>gateway</html>', { status: 200 }))
+      http.get(`${api.baseURL}/v1/records`, () => new HttpResponse('<html>gateway</html>', { status: 200 })),
     );
     await expect(createAdapter().list({ bindingKey: 'main', scope })).rejects.toThrow(MemoryInvalidResponseError);
   });
@@ -154,7 +154,7 @@ describe('failures at the API', () => {
   it('refuses bad settings before any call, naming the setting', () => {
     expect(() => createAdapter({ timeoutMs: -1 })).toThrow(MemoryValidationError);
     expect(() => createAdapter({ retry: { maxRetries: -1 } })).toThrow(
-      expect.objectContaining({ code: 'MEMORY_VALIDATION', field: 'settings.retry.maxRetries' })
+      expect.objectContaining({ code: 'MEMORY_VALIDATION', field: 'settings.retry.maxRetries' }),
     );
     expect(testServer.calls).toEqual([]);
   });

@@ -18,21 +18,21 @@ export interface ExampleFakeStore {
   update(
     tenant: string,
     id: string,
-    patch: { text?: string; summary?: string; metadata?: Record<string, unknown> }
+    patch: { text?: string; summary?: string; metadata?: Record<string, unknown> },
   ): ExampleRecord | undefined;
   /** One keyset page after `after` (a record id), oldest first. */
   page(
     tenant: string,
     filters: ExampleFilters,
     pageSize: number,
-    after: string | undefined
+    after: string | undefined,
   ): { records: ExampleRecord[]; last: string | undefined };
   /** The records matching at least one query term, best first. */
   search(
     tenant: string,
     filters: ExampleFilters,
     query: string,
-    topK: number
+    topK: number,
   ): Array<{ record: ExampleRecord; score: number }>;
   /** Removes every record and restarts the clock. */
   clear(): void;
@@ -71,7 +71,7 @@ function matchesFilters(record: ExampleRecord, filters: ExampleFilters): boolean
   const labelsMatch = Object.entries(filters.labels).every(([name, value]) => record.labels[name] === value);
   const metadataMatch = Object.entries(filters.metadata ?? {}).every(
     ([key, value]) =>
-      record.metadata !== null && Object.hasOwn(record.metadata, key) && isDeepStrictEqual(record.metadata[key], value)
+      record.metadata !== null && Object.hasOwn(record.metadata, key) && isDeepStrictEqual(record.metadata[key], value),
   );
   return labelsMatch && metadataMatch;
 }

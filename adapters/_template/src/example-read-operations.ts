@@ -27,7 +27,7 @@ const cursorPositionSchema = z.strictObject({ pageToken: z.string().min(1) });
 
 function toFilters(
   scope: MemoryScope,
-  metadataFilter: Record<string, unknown> | undefined
+  metadataFilter: Record<string, unknown> | undefined,
 ): { tenant: string; filters: ExampleFilters } {
   const { tenant, labels } = toExampleScope(scope);
   return { tenant, filters: metadataFilter === undefined ? { labels } : { labels, metadata: metadataFilter } };
@@ -36,7 +36,7 @@ function toFilters(
 /** `query`: `POST /v1/search` filtered by tenant, scope labels and metadata. */
 export async function queryExampleRecords(
   context: ExampleAdapterContext,
-  request: MemoryQueryRequest
+  request: MemoryQueryRequest,
 ): Promise<MemoryContextBundle> {
   const warnings: MemoryWarning[] = [];
   if (request.intent !== undefined) {
@@ -48,10 +48,10 @@ export async function queryExampleRecords(
   }
   const { tenant, filters } = toFilters(request.scope, request.metadataFilter);
   const { value, usage } = await context.call({ operation: 'query' }, exampleSearchResponseSchema, (signal) =>
-    context.client.search({ tenant, query: request.query, top_k: request.topK ?? 10, filters }, signal)
+    context.client.search({ tenant, query: request.query, top_k: request.topK ?? 10, filters }, signal),
   );
   const snippets = keepInScope(value.results, request.scope, warnings).map((result) =>
-    toSnippet(result.record, result.score)
+    toSnippet(result.record, result.score),
   );
   return { snippets, usage: [usage], warnings };
 }
@@ -69,7 +69,7 @@ function decodePageToken(context: ExampleAdapterContext, cursor: string, binding
  */
 export async function listExampleRecords(
   context: ExampleAdapterContext,
-  request: MemoryListRequest
+  request: MemoryListRequest,
 ): Promise<MemoryListPage> {
   const binding: CursorBinding = { scope: request.scope, listing: 'records', filter: request.metadataFilter ?? null };
   const pageToken = request.cursor === undefined ? undefined : decodePageToken(context, request.cursor, binding);
@@ -77,14 +77,14 @@ export async function listExampleRecords(
   const { value, usage } = await context.call({ operation: 'list' }, exampleListRecordsResponseSchema, (signal) =>
     context.client.listRecords(
       { tenant, filters: JSON.stringify(filters), page_token: pageToken, page_size: request.limit ?? 50 },
-      signal
-    )
+      signal,
+    ),
   );
   const warnings: MemoryWarning[] = [];
   const items = keepInScope(
     value.records.map((record) => ({ record })),
     request.scope,
-    warnings
+    warnings,
   ).map(({ record }) => toSnippet(record));
   const page: MemoryListPage = { items, usage: [usage], warnings };
   if (value.next_page_token !== null)
@@ -96,7 +96,7 @@ export async function listExampleRecords(
 export async function getExampleRecord(
   context: ExampleAdapterContext,
   handle: MemoryRecordHandle,
-  scope: MemoryScope
+  scope: MemoryScope,
 ): Promise<MemorySnippet | null> {
   const recordId = readRecordId(handle);
   if (recordId === undefined) return null;
@@ -104,7 +104,7 @@ export async function getExampleRecord(
     const { value } = await context.call(
       { operation: 'get', resourceId: handle.providerRecordId },
       exampleRecordResponseSchema,
-      (signal) => context.client.getRecord(recordId, scope.companyId, signal)
+      (signal) => context.client.getRecord(recordId, scope.companyId, signal),
     );
     return findExampleScopeViolation(value.record, scope) === undefined ? toSnippet(value.record) : null;
   } catch (error) {

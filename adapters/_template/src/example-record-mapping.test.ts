@@ -85,7 +85,7 @@ describe('record mapping', () => {
     const kept = keepInScope(
       [{ record }, { record: { ...record, id: 'rec_x', tenant: 'company-other' } }],
       { companyId: 'company-fixture' },
-      warnings
+      warnings,
     );
     expect(kept.map((item) => item.record.id)).toEqual(['rec_900020']);
     expect(warnings).toEqual([

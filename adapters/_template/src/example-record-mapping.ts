@@ -46,7 +46,7 @@ export function findExampleScopeViolation(record: ExampleRecord, scope: MemorySc
 export function keepInScope<Item extends { record: ExampleRecord }>(
   items: Item[],
   scope: MemoryScope,
-  warnings: MemoryWarning[]
+  warnings: MemoryWarning[],
 ): Item[] {
   return items.filter((item) => {
     const violation = findExampleScopeViolation(item.record, scope);

@@ -31,27 +31,27 @@ describe('resolveExampleSettings', () => {
 
   it('drops trailing slashes of the base URL', () => {
     expect(resolveExampleSettings({ apiKey: 'key', baseURL: 'http://127.0.0.1:8080/' }, {}).baseURL).toBe(
-      'http://127.0.0.1:8080'
+      'http://127.0.0.1:8080',
     );
   });
 
   it('names the bad setting', () => {
     expect(fieldOf(() => resolveExampleSettings({ apiKey: '' }, {}))).toBe('settings.apiKey');
     expect(fieldOf(() => resolveExampleSettings({ apiKey: 'key', baseURL: 'ftp://files' }, {}))).toBe(
-      'settings.baseURL'
+      'settings.baseURL',
     );
     expect(fieldOf(() => resolveExampleSettings({ apiKey: 'key', timeoutMs: 0 }, {}))).toBe('settings.timeoutMs');
     expect(fieldOf(() => resolveExampleSettings({ apiKey: 'key', retry: { backoffFactor: 0.5 } }, {}))).toBe(
-      'settings.retry.backoffFactor'
+      'settings.retry.backoffFactor',
     );
     expect(fieldOf(() => resolveExampleSettings({ apiKey: 'key', cursorSecret: 'short' }, {}))).toBe(
-      'settings.cursorSecret'
+      'settings.cursorSecret',
     );
     expect(fieldOf(() => resolveExampleSettings({ apiKey: 'key', fetch: 'no' as unknown as typeof fetch }, {}))).toBe(
-      'settings.fetch'
+      'settings.fetch',
     );
     expect(fieldOf(() => resolveExampleSettings({ apiKey: 'key', unknownSetting: true } as never, {}))).toBe(
-      'settings'
+      'settings',
     );
   });
 });

@@ -70,7 +70,7 @@ const exampleAdapterSettingsSchema = z.strictObject({
  */
 export function resolveExampleSettings(
   settings: ExampleAdapterSettings = {},
-  environment: Record<string, string | undefined> = process.env
+  environment: Record<string, string | undefined> = process.env,
 ): ResolvedExampleSettings {
   const valid = parseInput(exampleAdapterSettingsSchema, settings, 'Example adapter settings', 'settings');
   const apiKey = valid.apiKey ?? environment.EXAMPLE_API_KEY;

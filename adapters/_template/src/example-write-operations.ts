@@ -37,12 +37,12 @@ async function createBatch(
   context: ExampleAdapterContext,
   tenant: string,
   records: ExampleRecordInput[],
-  firstIndex: number
+  firstIndex: number,
 ): Promise<BatchOutcome> {
   const { value, usage } = await context.call(
     { operation: 'upsertRecords' },
     exampleCreateRecordsResponseSchema,
-    (signal) => context.client.createRecords({ tenant, records }, signal)
+    (signal) => context.client.createRecords({ tenant, records }, signal),
   );
   if (value.results.length !== records.length) {
     throw new MemoryInvalidResponseError({
@@ -69,7 +69,7 @@ async function createBatch(
  */
 export async function upsertExampleRecords(
   context: ExampleAdapterContext,
-  request: MemoryRecordWriteRequest
+  request: MemoryRecordWriteRequest,
 ): Promise<MemoryRecordWriteResult> {
   const { tenant, labels } = toExampleScope(request.scope);
   const inputs: ExampleRecordInput[] = request.records.map((record) => ({
@@ -99,7 +99,7 @@ export async function upsertExampleRecords(
           code: error.code,
           message: error.message,
           isRetryable: error.isRetryable,
-        })
+        }),
       );
     }
   }
@@ -132,7 +132,7 @@ function captureText(request: MemoryCaptureRequest, warnings: MemoryWarning[]): 
  */
 export async function captureExampleRecord(
   context: ExampleAdapterContext,
-  request: MemoryCaptureRequest
+  request: MemoryCaptureRequest,
 ): Promise<MemoryCaptureResult> {
   const warnings: MemoryWarning[] = [];
   if ((request.mode ?? 'capture_residue') === 'capture_residue') {

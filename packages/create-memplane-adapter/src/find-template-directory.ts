@@ -15,7 +15,7 @@ export function findTemplateDirectory(moduleUrl: string = import.meta.url): stri
   if (found === undefined) {
     throw new MemoryConfigurationError({
       message: `The adapter template is missing: looked in ${candidates.join(
-        ' and '
+        ' and ',
       )}. Reinstall create-memplane-adapter.`,
     });
   }

@@ -7,7 +7,7 @@ export const providerIdSchema = z
   .max(40, 'must have at most 40 characters')
   .regex(
     /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/,
-    'must be kebab-case: lower-case letters and digits in words joined by single hyphens, starting with a letter (such as acme-memory)'
+    'must be kebab-case: lower-case letters and digits in words joined by single hyphens, starting with a letter (such as acme-memory)',
   );
 
 /**
@@ -19,7 +19,7 @@ export const packageNameSchema = z
   .max(214, 'must have at most 214 characters')
   .regex(
     /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/,
-    'must be a valid npm package name (lower case, optionally scoped, such as memplane-adapter-acme or @acme/memplane-adapter)'
+    'must be a valid npm package name (lower case, optionally scoped, such as memplane-adapter-acme or @acme/memplane-adapter)',
   );
 
 /** The spellings of a provider id that replace the template's `example` tokens. */

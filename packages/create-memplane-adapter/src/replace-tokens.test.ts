@@ -20,20 +20,20 @@ describe('replaceTokens', () => {
         'const apiKey = process.env.ACME_MEMORY_API_KEY;',
         "import { toRecordHandle } from './acme-memory-handle';",
         'The AcmeMemory API answers at https://api.acme-memory.com.',
-      ].join('\n')
+      ].join('\n'),
     );
   });
 
   it('replaces the package name and keeps .env.example', () => {
     expect(replaceTokens('npm i @memplane/adapter-template && cp .env.example .env # EXAMPLE_API_KEY', acme)).toBe(
-      'npm i @acme/memplane-adapter && cp .env.example .env # ACME_MEMORY_API_KEY'
+      'npm i @acme/memplane-adapter && cp .env.example .env # ACME_MEMORY_API_KEY',
     );
   });
 
   it('never replaces a replacement again, even when the id contains the token', () => {
     const names = toProviderNames('example-cloud');
     expect(replaceTokens('exampleCall example Example EXAMPLE', { names, packageName: 'x' })).toBe(
-      'exampleCloudCall example-cloud ExampleCloud EXAMPLE_CLOUD'
+      'exampleCloudCall example-cloud ExampleCloud EXAMPLE_CLOUD',
     );
   });
 });
@@ -42,7 +42,7 @@ describe('renameTemplatePath', () => {
   it('replaces tokens in paths and restores .gitignore', () => {
     expect(renameTemplatePath('src/example-adapter.ts', acme)).toBe('src/acme-memory-adapter.ts');
     expect(renameTemplatePath('src/__fixtures__/example-record.json', acme)).toBe(
-      'src/__fixtures__/acme-memory-record.json'
+      'src/__fixtures__/acme-memory-record.json',
     );
     expect(renameTemplatePath('_gitignore', acme)).toBe('.gitignore');
     expect(renameTemplatePath('.env.example', acme)).toBe('.env.example');

@@ -31,7 +31,7 @@ describe('create-memplane-adapter', () => {
     const { environment, output } = createEnvironment();
     const code = await runCreateMemplaneAdapter(
       ['acme-memory', '--directory', directory, '--package-name', '@acme/memory-adapter'],
-      environment
+      environment,
     );
     expect(code).toBe(0);
     expect(JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'))).toMatchObject({
@@ -88,7 +88,7 @@ describe('create-memplane-adapter', () => {
     expect(await runCreateMemplaneAdapter(['acme', '-d', directory], environment)).toBe(1);
     expect(output.stderr).toMatch(/directory: is not empty .*pass force/);
     expect(await runCreateMemplaneAdapter(['acme', '-d', directory, '--force'], createEnvironment().environment)).toBe(
-      0
+      0,
     );
     expect(readFileSync(join(directory, 'keep.txt'), 'utf8')).toBe('mine');
   });

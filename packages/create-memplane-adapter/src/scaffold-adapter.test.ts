@@ -23,7 +23,7 @@ const repositoryRoot = resolve(packageRoot, '..', '..');
 /** A child process environment without the variables of the vitest run this test is part of. */
 function childEnvironment(): NodeJS.ProcessEnv {
   return Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV')
+    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV'),
   );
 }
 
@@ -61,12 +61,12 @@ describe('scaffoldAdapter with a small template', () => {
       JSON.stringify(
         { name: '@memplane/adapter-template', version: '0.0.0', private: true, description: 'Example adapter.' },
         null,
-        2
-      )
+        2,
+      ),
     );
     writeFileSync(
       join(template, 'README.md'),
-      '# @memplane/adapter-template\n<!-- template-only:start -->\nOnly for the template.\n<!-- template-only:end -->\nUse createExampleAdapter; cp .env.example .env\n'
+      '# @memplane/adapter-template\n<!-- template-only:start -->\nOnly for the template.\n<!-- template-only:end -->\nUse createExampleAdapter; cp .env.example .env\n',
     );
     writeFileSync(join(template, 'CHANGELOG.md'), '# @memplane/adapter-template\n\n## 0.0.0\n\n- Old history.\n');
     writeFileSync(join(template, '_gitignore'), 'node_modules/\n');
@@ -104,14 +104,14 @@ describe('scaffoldAdapter with a small template', () => {
       description: 'AcmeMemory adapter.',
     });
     expect(readFileSync(join(directory, 'README.md'), 'utf8')).toBe(
-      '# @acme/memplane-adapter\nUse createAcmeMemoryAdapter; cp .env.example .env\n'
+      '# @acme/memplane-adapter\nUse createAcmeMemoryAdapter; cp .env.example .env\n',
     );
     expect(readFileSync(join(directory, 'CHANGELOG.md'), 'utf8')).toBe(
-      '# @acme/memplane-adapter\n\n## 0.1.0\n\n- Initial release.\n'
+      '# @acme/memplane-adapter\n\n## 0.1.0\n\n- Initial release.\n',
     );
     expect(readFileSync(join(directory, '.env.example'), 'utf8')).toBe('ACME_MEMORY_API_KEY=\n');
     expect(readFileSync(join(directory, 'src', 'acme-memory-adapter.ts'), 'utf8')).toBe(
-      "export const acmeMemoryKey = 'acme-memory';\n"
+      "export const acmeMemoryKey = 'acme-memory';\n",
     );
     expect([...readFileSync(join(directory, 'logo-acme-memory.bin'))]).toEqual([0, 101, 120, 97, 109, 112, 108, 101]);
   });
@@ -134,7 +134,7 @@ describe('scaffoldAdapter with a small template', () => {
     writeFileSync(join(directory, 'notes.txt'), 'mine');
     expect(fieldOf(() => scaffoldAdapter({ name: 'acme', directory, templateDirectory: template }))).toBe('directory');
     expect(scaffoldAdapter({ name: 'acme', directory, templateDirectory: template, force: true }).files).toContain(
-      'package.json'
+      'package.json',
     );
     expect(readFileSync(join(directory, 'notes.txt'), 'utf8')).toBe('mine');
     expect(
@@ -144,18 +144,18 @@ describe('scaffoldAdapter with a small template', () => {
           directory: join(directory, 'notes.txt'),
           templateDirectory: template,
           force: true,
-        })
-      )
+        }),
+      ),
     ).toBe('directory');
   });
 
   it('names the bad option', () => {
     expect(fieldOf(() => scaffoldAdapter({ name: 'Acme Memory', templateDirectory: template }))).toBe('name');
     expect(
-      fieldOf(() => scaffoldAdapter({ name: 'acme', packageName: 'Not Valid', templateDirectory: template }))
+      fieldOf(() => scaffoldAdapter({ name: 'acme', packageName: 'Not Valid', templateDirectory: template })),
     ).toBe('packageName');
     expect(fieldOf(() => scaffoldAdapter({ name: 'acme', directory: '', templateDirectory: template }))).toBe(
-      'directory'
+      'directory',
     );
   });
 
@@ -171,13 +171,13 @@ describe('scaffoldAdapter with the real template', () => {
 
   beforeAll(() => {
     const needed = ['packages/core', 'packages/test-server', 'conformance'].filter(
-      (folder) => !existsSync(join(repositoryRoot, folder, 'dist', 'index.d.ts'))
+      (folder) => !existsSync(join(repositoryRoot, folder, 'dist', 'index.d.ts')),
     );
     if (needed.length > 0) {
       throw new Error(
         `Build the @memplane packages first (npm test does): ${needed.join(
-          ', '
-        )} have no dist. Run: npx turbo run build --filter=@memplane/core --filter=@memplane/test-server --filter=@memplane/conformance`
+          ', ',
+        )} have no dist. Run: npx turbo run build --filter=@memplane/core --filter=@memplane/test-server --filter=@memplane/conformance`,
       );
     }
     result = scaffoldAdapter({ name: 'acme-memory', directory });
@@ -196,10 +196,10 @@ describe('scaffoldAdapter with the real template', () => {
         'src/acme-memory-adapter.ts',
         'src/acme-memory-client.ts',
         'src/acme-memory-adapter.conformance.test.ts',
-      ])
+      ]),
     );
     expect(
-      result.files.filter((file) => /(^|\/)(node_modules|dist|\.tmp)\/|_gitignore|(^|\/)\.env$/.test(file))
+      result.files.filter((file) => /(^|\/)(node_modules|dist|\.tmp)\/|_gitignore|(^|\/)\.env$/.test(file)),
     ).toEqual([]);
 
     const leftovers = result.files.flatMap((file) => {
@@ -223,14 +223,14 @@ describe('scaffoldAdapter with the real template', () => {
     const tests = await runInChild(
       'npx',
       ['vitest', 'run', '--root', directory, '--reporter=json', `--outputFile=${report}`],
-      directory
+      directory,
     );
     expect(tests.ok, tests.output).toBe(true);
 
     const results = JSON.parse(readFileSync(report, 'utf8')) as VitestJsonReport;
     const outcomes = results.testResults.flatMap((file) => file.assertionResults);
     const conformance = outcomes.filter((outcome) =>
-      outcome.ancestorTitles.includes('memplane conformance: acme-memory')
+      outcome.ancestorTitles.includes('memplane conformance: acme-memory'),
     );
     expect(results.numFailedTests).toBe(0);
     expect(conformance.filter((outcome) => outcome.status === 'passed').length).toBeGreaterThan(50);
