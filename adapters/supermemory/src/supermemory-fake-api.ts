@@ -14,6 +14,11 @@ export interface SupermemoryFake {
   handlers: RequestHandler[];
   /** The state, for assertions and `settle()`. */
   store: SupermemoryFakeStore;
+  /**
+   * Misbehaviours a test can switch on to check the adapter's own defences. `ignoreFilters`
+   * makes search and the memory list ignore `filters`, like a provider that drops them.
+   */
+  misbehaviour: { ignoreFilters: boolean };
 }
 
 /** Settings of {@link createSupermemoryFake}. */
@@ -134,8 +139,10 @@ export function createSupermemoryFake(settings: SupermemoryFakeSettings = {}): S
       return answer(body, request, params as Record<string, string>);
     };
 
+  const misbehaviour = { ignoreFilters: false };
+
   function filterOf(body: Record<string, unknown>): FakeFilter | undefined | Response {
-    if (body.filters === undefined) return undefined;
+    if (body.filters === undefined || misbehaviour.ignoreFilters) return undefined;
     const problem = findFilterProblem(body.filters);
     return problem === undefined ? (body.filters as FakeFilter) : error(400, `Invalid filters: ${problem}`);
   }
@@ -317,5 +324,5 @@ export function createSupermemoryFake(settings: SupermemoryFakeSettings = {}): S
       });
     })),
   ];
-  return { handlers, store };
+  return { handlers, store, misbehaviour };
 }
