@@ -55,6 +55,7 @@ describe('createCursorCodec', () => {
     const flipped = `${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
     expect(reasonOf(() => codec.decode(`${version}.${body}.${flipped}`, binding))).toBe('tampered');
     expect(reasonOf(() => codec.decode(`${version}.${body}.${signature.slice(2)}`, binding))).toBe('tampered');
+    expect(reasonOf(() => codec.decode(`${version}.${body}.${signature}x`, binding))).toBe('tampered');
   });
 
   it('refuses a cursor used with another scope as foreign', () => {

@@ -66,8 +66,10 @@ export function createCursorCodec(settings: CursorCodecSettings = {}): CursorCod
       const parts = cursor.split('.');
       if (parts.length !== 3 || parts[0] !== version) throw new InvalidCursorError({ reason: 'malformed' });
       const [, body = '', signature = ''] = parts;
-      const given = Buffer.from(signature, 'base64url');
-      const expected = sign(body);
+      // Compare the signature's text, not its decoded bytes: base64url decoding ignores
+      // trailing characters, and a changed cursor must never be accepted.
+      const given = Buffer.from(signature);
+      const expected = Buffer.from(sign(body).toString('base64url'));
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
         throw new InvalidCursorError({ reason: 'tampered' });
       }
