@@ -76,26 +76,42 @@ export function packProvenanceWithinLimit(
   where: string,
   warnings: MemoryWarning[],
 ): Record<string, { stringValue: string }> {
-  const attempts: Array<{ value: StoredProvenance; lost?: string; feature: string }> = [
+  const attempts: Array<{ value: StoredProvenance; feature: string }> = [
     { value: provenance, feature: where },
-    { value: { s: provenance.s, m: provenance.m }, lost: 'the summary and capture details', feature: `${where}.summary` },
-    { value: { s: provenance.s }, lost: 'the caller metadata', feature: `${where}.metadata` },
-    { value: { s: minimalSource(provenance.s) }, lost: 'every source field except kind and companyId', feature: `${where}.source` },
+    { value: { s: provenance.s, m: provenance.m }, feature: `${where}.summary` },
+    { value: { s: provenance.s }, feature: `${where}.metadata` },
+    { value: { s: minimalSource(provenance.s) }, feature: `${where}.source` },
   ];
   for (const attempt of attempts) {
     const packed = packProvenance(attempt.value, available);
     if (packed === undefined) continue;
-    if (attempt.lost !== undefined) {
+    const lost = describeLoss(provenance, attempt.value);
+    if (lost !== undefined) {
       warnings.push({
         type: 'compatibility',
         feature: attempt.feature,
-        details: `AgentCore keeps at most ${maximumMetadataEntries} metadata values of ${maximumMetadataValueLength} characters per record, so ${attempt.lost} did not fit and ${attempt.lost === 'the caller metadata' ? 'was' : 'were'} not stored.`,
+        details: `AgentCore keeps at most ${maximumMetadataEntries} metadata values of ${maximumMetadataValueLength} characters, so ${lost} did not fit and ${lost.includes(', ') ? 'were' : 'was'} not stored.`,
       });
     }
     return packed;
   }
   warnings.push({ type: 'compatibility', feature: `${where}.source`, details: 'The provenance did not fit in the AgentCore metadata limits and was not stored.' });
   return {};
+}
+
+const partNames: Array<[keyof StoredProvenance, string]> = [
+  ['y', 'the summary'],
+  ['h', 'the hook context'],
+  ['t', 'the payload media type'],
+  ['pm', 'the payload metadata'],
+  ['m', 'the caller metadata'],
+  ['s', 'every source field except kind and companyId'],
+];
+
+/** What of `original` is missing or changed in `kept`, as words, or undefined when nothing is. */
+function describeLoss(original: StoredProvenance, kept: StoredProvenance): string | undefined {
+  const lost = partNames.filter(([key]) => original[key] !== undefined && original[key] !== kept[key]).map(([, name]) => name);
+  return lost.length === 0 ? undefined : lost.join(', ');
 }
 
 function minimalSource(source: unknown): unknown {
