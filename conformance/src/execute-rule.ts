@@ -54,10 +54,11 @@ export async function executeRule(rule: ConformanceRule, options: ConformanceOpt
         `or skip it with a reason, such as skip: { ${JSON.stringify(rule.family === 'errors' ? 'errors' : rule.id)}: '<why this adapter cannot be tested for it>' }.`,
     });
   }
-  await withRuleTimeout(
-    rule.id,
-    options.ruleTimeoutMs ?? defaultRuleTimeoutMs,
-    rule.run(createRuleContext(adapter, options)),
-  );
+  try {
+    await withRuleTimeout(rule.id, options.ruleTimeoutMs ?? defaultRuleTimeoutMs, rule.run(createRuleContext(adapter, options)));
+  } finally {
+    // A rule that timed out or threw mid-way may have left a fault in force; the next rule must not inherit it.
+    if (rule.needs?.includes('faults') === true) await options.faults?.reset();
+  }
   return { status: 'passed' };
 }

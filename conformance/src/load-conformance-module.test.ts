@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { MemoryConfigurationError } from '@memplane/core';
+import { MemoryConfigurationError, MemoryValidationError } from '@memplane/core';
 import { describe, expect, it } from 'vitest';
 import { loadConformanceModule } from './load-conformance-module';
 
@@ -20,6 +20,19 @@ describe('loadConformanceModule', () => {
     const staging = await loadConformanceModule(fixture('named-exports.mjs'), 'createStagingAdapter');
     expect(await staging.createAdapter()).toEqual({ origin: 'staging' });
     expect(staging.faults).toBeUndefined();
+  });
+
+  it('opens up a CommonJS module.exports object', async () => {
+    const loaded = await loadConformanceModule(fixture('common-js.cjs'));
+    expect(await loaded.createAdapter()).toEqual({ origin: 'commonjs createAdapter' });
+    expect(typeof loaded.faults?.reset).toBe('function');
+  });
+
+  it('refuses an empty path or export name, naming the argument', async () => {
+    await expect(loadConformanceModule(' ')).rejects.toSatisfy((error: unknown) => MemoryValidationError.isInstance(error) && error.field === 'path');
+    await expect(loadConformanceModule(fixture('named-exports.mjs'), '')).rejects.toSatisfy(
+      (error: unknown) => MemoryValidationError.isInstance(error) && error.field === 'exportName',
+    );
   });
 
   it('refuses a module without an adapter factory, a non-function export and a missing file', async () => {

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MemoryConfigurationError, type MemoryAdapter, type MemoryFaultInjector } from '@memplane/core';
+import { MemoryConfigurationError, parseInput, type MemoryAdapter, type MemoryFaultInjector } from '@memplane/core';
 import { createJiti } from 'jiti';
+import { z } from 'zod';
 import type { ConformanceOptions } from './conformance-options';
 
 /** What a conformance module provides: everything of the options except `name` and `only`. */
@@ -12,21 +13,34 @@ function isFunction(value: unknown): value is (...parameters: never[]) => unknow
   return typeof value === 'function';
 }
 
+const loadArgumentsSchema = z.object({
+  path: z.string().trim().min(1, 'must name a module file'),
+  exportName: z.string().trim().min(1, 'must not be empty when given').optional(),
+});
+
+/** The module's exports; a CommonJS `module.exports = { ... }` object arrives as `default` and is opened up. */
+function exportsOf(loaded: unknown): Record<string, unknown> {
+  const namespace = (typeof loaded === 'object' && loaded !== null ? loaded : {}) as Record<string, unknown>;
+  const defaultExport = namespace.default;
+  const commonJs = typeof defaultExport === 'object' && defaultExport !== null ? (defaultExport as Record<string, unknown>) : {};
+  return { ...commonJs, ...namespace };
+}
+
 /**
  * Loads a conformance module (`.ts`, `.mts`, `.js`, `.mjs` or `.cjs`, through jiti) and reads
  * its exports: `createAdapter` (the default export, a named export `createAdapter`, or the
  * export named `exportName`), and the optional named exports `createPeerAdapter`, `faults`,
- * `waitForConsistency` and `skip`. Throws `MemoryConfigurationError` when the file is missing
- * or has no adapter factory.
+ * `waitForConsistency` and `skip`. Throws `MemoryValidationError` for an empty path or export name, and
+ * `MemoryConfigurationError` when the file is missing or has no adapter factory.
  */
 export async function loadConformanceModule(path: string, exportName?: string): Promise<LoadedConformanceModule> {
+  parseInput(loadArgumentsSchema, { path, exportName }, 'conformance module arguments');
   const absolutePath = resolve(path);
   if (!existsSync(absolutePath)) {
     throw new MemoryConfigurationError({ message: `Conformance module not found: ${absolutePath}` });
   }
   const jiti = createJiti(pathToFileURL(resolve(process.cwd(), 'conformance-loader.js')).href, { interopDefault: false });
-  const loaded = await jiti.import<Record<string, unknown>>(absolutePath);
-  const exports = (loaded ?? {}) as Record<string, unknown>;
+  const exports = exportsOf(await jiti.import<unknown>(absolutePath));
   const defaultExport = exports.default;
   const candidate =
     exportName !== undefined
@@ -37,7 +51,7 @@ export async function loadConformanceModule(path: string, exportName?: string): 
   if (!isFunction(candidate)) {
     const wanted = exportName === undefined ? 'a default export or a named export `createAdapter`' : `an export named \`${exportName}\``;
     throw new MemoryConfigurationError({
-      message: `Conformance module ${absolutePath} has no adapter factory: expected ${wanted} that returns a MemoryAdapter (or a promise of one). It exports: ${Object.keys(exports).join(', ') || 'nothing'}.`,
+      message: `Conformance module ${absolutePath} has no adapter factory: expected ${wanted} that returns a MemoryAdapter (or a promise of one). It exports: ${Object.keys(exports).filter((key) => key !== 'default').join(', ') || 'nothing'}.`,
     });
   }
   const module: LoadedConformanceModule = { createAdapter: candidate as () => MemoryAdapter | Promise<MemoryAdapter> };

@@ -1,5 +1,6 @@
 import { AssertionError } from 'node:assert/strict';
 import { MemoryValidationError } from '@memplane/core';
+import type { MemoryAdapterFaults } from '@memplane/memory';
 import { describe, expect, it } from 'vitest';
 import { referenceOptions } from './__fixtures__/broken-adapters/reference-options';
 import type { ConformanceOptions } from './conformance-options';
@@ -113,6 +114,32 @@ describe('runRules', () => {
     expect(report.results[0]).toMatchObject({ status: 'failed' });
     expect(report.results[0]?.error).toMatch(/MEMORY_TIMEOUT.*Rule usage\.sample-hang did not finish within 5 ms/);
     expect(report.results[1]?.status).toBe('passed');
+  });
+
+  it('resets the faults after a rule that needs them, even when it failed with a fault in force', async () => {
+    const options = reference();
+    const faults = options.faults as MemoryAdapterFaults;
+    const leavesFaultBehind: ConformanceRule = {
+      id: 'errors.sample-leak',
+      family: 'errors',
+      description: 'injects and fails',
+      needs: ['faults'],
+      run: async (context) => {
+        await context.faults?.inject({ kind: 'server_error', status: 503 });
+        throw new AssertionError({ message: 'Expected to fail with the fault in force.' });
+      },
+    };
+    const seesNoFault: ConformanceRule = {
+      id: 'usage.sample-after',
+      family: 'usage',
+      description: 'runs after',
+      run: async (context) => {
+        await context.adapter.list({ bindingKey: context.bindingKey, scope: context.scope() });
+      },
+    };
+    const report = await runRules([leavesFaultBehind, seesNoFault], options);
+    expect(report.results.map((result) => result.status)).toEqual(['failed', 'passed']);
+    expect(faults.active()).toEqual([]);
   });
 
   it('fails every rule whose adapter factory throws, naming the error', async () => {

@@ -119,7 +119,6 @@ export const paginationRules: ConformanceRule[] = [
       expectTrue(resurfaced.length === 0, `Expected forgotten records not to appear after they were forgotten, but the walk returned ${preview(resurfaced)}.`);
       const missing = stable.map(idOf).filter((id) => !forgottenIds.has(id) && !all.includes(id));
       expectTrue(missing.length === 0, `Expected every record present throughout the walk to be seen once, but ${missing.length} were never seen: ${preview(missing)}.`);
-      return undefined;
     },
   },
   {

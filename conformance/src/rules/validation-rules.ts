@@ -1,4 +1,4 @@
-import type { MemoryScope } from '@memplane/core';
+import type { MemoryRecordHandle, MemoryScope } from '@memplane/core';
 import { expectDeepEqual, expectNoSnippets, expectRejection, expectTrue, expectValidationField, validationError } from '../assertions';
 import { whenDeclared, type ConformanceRule } from '../conformance-rule';
 import { markedText, type RuleContext } from '../rule-context';
@@ -18,10 +18,19 @@ interface ValidationCase {
   requires?: ConformanceRule['requires'];
   /** Makes the invalid call. */
   call(context: RuleContext): Promise<unknown>;
-  /** Checks nothing changed; by default, that company A still lists no record. */
-  nothingChanged?: (context: RuleContext) => Promise<void>;
-  /** The company cannot be listed (it is missing or malformed), so there is nothing to list. */
+  /** The company cannot be listed (it is missing or malformed), so there is nothing to list afterwards. */
   unlistable?: boolean;
+}
+
+/** A refused call about an existing record, which must survive it unchanged. */
+interface SurvivorCase {
+  id: string;
+  problem: string;
+  field: string;
+  fieldIsPrefix?: boolean;
+  requires?: ConformanceRule['requires'];
+  /** Makes the invalid call about the record behind `handle`. */
+  call(context: RuleContext, handle: MemoryRecordHandle): Promise<unknown>;
 }
 
 const upsert = (context: RuleContext, request: Record<string, unknown>) =>
@@ -34,12 +43,6 @@ const list = (context: RuleContext, request: Record<string, unknown>) =>
   context.adapter.list(invalid({ bindingKey: context.bindingKey, scope: context.scope(), ...request }));
 const missingCompany = (context: RuleContext): MemoryScope => invalid({ agentId: context.ids.agentId });
 
-async function recordSurvives(context: RuleContext, run: (handle: Awaited<ReturnType<RuleContext['writeMarkedRecord']>>, marker: string) => Promise<unknown>) {
-  const marker = context.marker('survivor');
-  const handle = await context.writeMarkedRecord(context.scope(), marker);
-  return { marker, handle, call: () => run(handle, marker) };
-}
-
 const validationCases: ValidationCase[] = [
   { id: 'upsert.empty-text', problem: 'a record with empty text', field: 'records.0.text', call: (context) => upsert(context, { records: [{ text: '' }] }) },
   {
@@ -51,7 +54,7 @@ const validationCases: ValidationCase[] = [
   { id: 'upsert.no-records', problem: 'an empty records list', field: 'records', call: (context) => upsert(context, { records: [] }) },
   { id: 'upsert.missing-company', problem: 'a scope without companyId', field: 'scope.companyId', unlistable: true, call: (context) => upsert(context, { scope: missingCompany(context) }) },
   { id: 'upsert.control-characters', problem: 'a companyId with a NUL character', field: 'scope.companyId', unlistable: true, call: (context) => upsert(context, { scope: { companyId: `${context.ids.companyId}\u0000` } }) },
-  { id: 'upsert.unknown-scope-field', problem: 'a scope with an unknown field (a typo of agentId)', field: 'scope', call: (context) => upsert(context, { scope: { ...context.scope(), agentID: context.ids.agentId } }) },
+  { id: 'upsert.unknown-scope-field', problem: 'a scope with an unknown field (a typo of agentId)', field: 'scope.agentID', call: (context) => upsert(context, { scope: { ...context.scope(), agentID: context.ids.agentId } }) },
   { id: 'upsert.unknown-source-kind', problem: 'a source of an unknown kind', field: 'source.kind', call: (context) => upsert(context, { source: { kind: 'telepathy', companyId: context.ids.companyId } }) },
   { id: 'upsert.non-json-metadata', problem: 'metadata holding NaN', field: 'records.0.metadata.score', call: (context) => upsert(context, { records: [{ text: markedText(context.marker()), metadata: { score: Number.NaN } }] }) },
   { id: 'capture.unknown-source-kind', problem: 'a source of an unknown kind', field: 'source.kind', call: (context) => capture(context, { source: { kind: 'telepathy', companyId: context.ids.companyId } }) },
@@ -72,15 +75,15 @@ const validationCases: ValidationCase[] = [
   },
 ];
 
-const survivorCases: Array<{ id: string; problem: string; field: string; fieldIsPrefix?: boolean; requires?: ConformanceRule['requires']; run: (context: RuleContext, handle: Awaited<ReturnType<RuleContext['writeMarkedRecord']>>) => Promise<unknown> }> = [
+const survivorCases: SurvivorCase[] = [
   {
     id: 'forget.empty-record-id',
     problem: 'a batch of handles whose second handle has an empty providerRecordId',
     field: 'handles.1.providerRecordId',
-    run: (context, handle) => context.adapter.forget([handle, { providerKey: context.adapter.key, providerRecordId: '' }], context.scope()),
+    call: (context, handle) => context.adapter.forget([handle, { providerKey: context.adapter.key, providerRecordId: '' }], context.scope()),
   },
-  { id: 'correct.empty-patch', problem: 'an empty correction patch', field: 'patch', fieldIsPrefix: true, requires: whenDeclared('correction'), run: (context, handle) => context.adapter.correct(handle, {}, context.scope()) },
-  { id: 'correct.empty-text', problem: 'a correction to empty text', field: 'patch.text', requires: whenDeclared('correction'), run: (context, handle) => context.adapter.correct(handle, { text: '' }, context.scope()) },
+  { id: 'correct.empty-patch', problem: 'an empty correction patch', field: 'patch', fieldIsPrefix: true, requires: whenDeclared('correction'), call: (context, handle) => context.adapter.correct(handle, {}, context.scope()) },
+  { id: 'correct.empty-text', problem: 'a correction to empty text', field: 'patch.text', requires: whenDeclared('correction'), call: (context, handle) => context.adapter.correct(handle, { text: '' }, context.scope()) },
 ];
 
 function expectField(error: Parameters<typeof expectValidationField>[0], field: string, isPrefix: boolean | undefined, action: string) {
@@ -114,8 +117,9 @@ export const validationRules: ConformanceRule[] = [
       ...(survivorCase.requires === undefined ? {} : { requires: survivorCase.requires }),
       async run(context) {
         const action = `${survivorCase.id.split('.')[0]} with ${survivorCase.problem}`;
-        const { marker, call } = await recordSurvives(context, (handle) => survivorCase.run(context, handle));
-        const error = await expectRejection(action, call, validationError);
+        const marker = context.marker('survivor');
+        const handle = await context.writeMarkedRecord(context.scope(), marker);
+        const error = await expectRejection(action, () => survivorCase.call(context, handle), validationError);
         expectField(error, survivorCase.field, survivorCase.fieldIsPrefix, action);
         await context.waitForConsistency();
         const listed = await context.listAll(context.scope());
