@@ -1,5 +1,5 @@
 import type { MemoryScope } from '@memplane/core';
-import { expectEqual, expectNoSnippets, expectTrue, preview } from '../assertions';
+import { anyMemoryError, expectEqual, expectNoSnippets, expectRejection, expectTrue, preview } from '../assertions';
 import { allOf, whenDeclared, type ConformanceRule } from '../conformance-rule';
 import { captureFailedJob, captureWithJob, expectFinalJob } from '../fixtures/extraction-fixtures';
 import type { RuleContext } from '../rule-context';
@@ -87,6 +87,24 @@ export const extractionRules: ConformanceRule[] = [
       expectFinalJob(await context.pollJobUntilFinal(retried.providerJobId, scope), 'succeeded', `the retried job ${retried.providerJobId}`);
       await context.waitForConsistency();
       expectTrue((await context.listAll(scope)).length > 0, 'Expected the records of the retried job to be listed, but the scope lists nothing.');
+    },
+  },
+  {
+    id: 'extraction.retry.scoped',
+    family: 'extraction',
+    description: 'retryExtractionJob of company A\'s failed job with company B\'s scope throws a MemoryError, and the job stays failed.',
+    requires: allOf(asyncExtraction, whenDeclared('retryExtractionJob')),
+    needs: ['faults'],
+    async run(context) {
+      const failed = await captureFailedJob(context, context.scope(), context.marker('foreign'));
+      await expectRejection(
+        'retryExtractionJob of company A\'s job with company B\'s scope',
+        () => context.adapter.retryExtractionJob(failed.providerJobId, context.otherCompanyScope()),
+        anyMemoryError,
+      );
+      await context.waitForConsistency();
+      const { job } = await context.adapter.getExtractionJob(failed.providerJobId, context.scope());
+      expectEqual(job?.status, 'failed', 'the status of company A\'s job after company B tried to retry it');
     },
   },
   {

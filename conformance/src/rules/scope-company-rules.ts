@@ -95,6 +95,19 @@ export const scopeCompanyRules: ConformanceRule[] = [
     },
   },
   {
+    id: 'scope.isolation.companyId.profile',
+    family: 'scope',
+    description: 'profile in company B neither lists nor summarises a record of company A.',
+    requires: whenDeclared('profile'),
+    async run(context) {
+      const marker = context.marker('profile');
+      await context.writeMarkedRecord(context.scope(), marker);
+      const profile = await context.adapter.profile(context.otherCompanyScope());
+      expectTrue(!profile.summary.includes(marker), `Expected company B's profile summary not to mention company A's record ${marker}, but it reads ${JSON.stringify(profile.summary)}.`);
+      expectNoSnippets(profile.items ?? [], 'the profile items of company B');
+    },
+  },
+  {
     id: 'scope.isolation.companyId.upsert',
     family: 'scope',
     description: 'Identical records upserted in companies A and B stay separate: each company sees one copy, and forgetting B\'s leaves A\'s.',
