@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/**
+ * What the SDK returns, validated before use. The SDK camel-cases response keys
+ * (`created_at` → `createdAt`) except inside `metadata` and `profile`, which stay verbatim,
+ * and it returns dates as strings. A body of another shape becomes `MemoryInvalidResponseError`.
+ */
+
+const nullableText = z.string().nullish();
+
+/** One memory, as search, getAll, get and update return it. */
+export const mem0MemorySchema = z.object({
+  id: z.string().min(1),
+  memory: z.string(),
+  userId: nullableText,
+  agentId: nullableText,
+  appId: nullableText,
+  /** Search calls the run `run_id`... */
+  runId: nullableText,
+  /** ...while getAll and get call the same value `session_id`. */
+  sessionId: nullableText,
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+  score: z.number().nullish(),
+  scoreBreakdown: z.record(z.string(), z.unknown()).nullish(),
+  createdAt: z.string().min(1),
+  updatedAt: nullableText,
+});
+
+/** `POST /v3/memories/add/` with `infer: true`: the extraction was queued as an event. */
+export const mem0QueuedAddSchema = z.object({
+  status: z.string().min(1),
+  eventId: z.string().min(1),
+});
+
+/** `POST /v3/memories/add/` with `infer: false`: one stored memory per message, in order. */
+export const mem0StoredAddSchema = z.object({
+  results: z.array(
+    z.object({
+      id: z.string().min(1),
+      data: z.object({ memory: z.string() }).nullish(),
+      event: z.string().nullish(),
+    }),
+  ),
+});
+
+/** `POST /v3/memories/search/`: the best matches first. */
+export const mem0SearchSchema = z.object({ results: z.array(mem0MemorySchema) });
+
+/** `POST /v3/memories/?page=&page_size=`: one page of a filtered listing. */
+export const mem0PageSchema = z.object({
+  count: z.number().int().nonnegative(),
+  next: z.string().nullish(),
+  results: z.array(mem0MemorySchema),
+});
+
+/** `DELETE /v1/memories/{id}/` and `DELETE /v1/batch/`. */
+export const mem0MessageSchema = z.object({ message: z.string() });
+
+/** The original add request an event keeps (`payload`), as far as the adapter reads it. */
+export const mem0EventPayloadSchema = z.object({
+  messages: z.array(z.object({ role: z.string(), content: z.unknown() })).optional(),
+  appId: nullableText,
+  userId: nullableText,
+  agentId: nullableText,
+  runId: nullableText,
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+  infer: z.boolean().nullish(),
+});
+
+/** `GET /v1/event/{id}/`: an asynchronous operation. */
+export const mem0EventSchema = z.object({
+  id: z.string().min(1),
+  eventType: z.string().min(1),
+  status: z.enum(['PENDING', 'RUNNING', 'FAILED', 'SUCCEEDED']),
+  payload: z.record(z.string(), z.unknown()).nullish(),
+  createdAt: nullableText,
+  startedAt: nullableText,
+  completedAt: nullableText,
+  latency: z.number().nullish(),
+  error: z.unknown().optional(),
+});
+
+/** `GET /v1/events/`: one page of the project's events, newest first. */
+export const mem0EventPageSchema = z.object({
+  count: z.number().int().nonnegative(),
+  next: z.string().nullish(),
+  results: z.array(mem0EventSchema),
+});
+
+/** `GET /v2/entities/user/{id}/profile/`. */
+export const mem0ProfileSchema = z.object({
+  profile: z.record(z.string(), z.unknown()).nullish(),
+  status: z.enum(['succeeded', 'pending', 'failed', 'not_enabled', 'insufficient_data']),
+  updatedAt: nullableText,
+  error: nullableText,
+});
+
+/** One mem0 memory. */
+export type Mem0Memory = z.output<typeof mem0MemorySchema>;
+/** One mem0 event. */
+export type Mem0Event = z.output<typeof mem0EventSchema>;
+/** The add request an event keeps. */
+export type Mem0EventPayload = z.output<typeof mem0EventPayloadSchema>;
+
+/** The largest page `getAll` serves. */
+export const mem0MaximumPageSize = 200;
+/** The most memories one `batchDelete` may name. */
+export const mem0MaximumBatchDelete = 1000;

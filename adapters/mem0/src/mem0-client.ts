@@ -1,0 +1,100 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { MemoryConfigurationError } from '@memplane/core';
+import type { MemoryClient } from 'mem0ai';
+
+type Mem0Module = typeof import('mem0ai');
+
+/** The request options the SDK hands to its one request method. */
+interface Mem0FetchOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  [option: string]: unknown;
+}
+
+/** What the response of a failed call looked like, kept on the SDK error's `debugInfo`. */
+export interface Mem0FailedResponse {
+  /** The HTTP status. */
+  status: number;
+  /** The URL that was called. */
+  url: string;
+  /** The response headers, names in lower case. */
+  headers: Record<string, string>;
+  /** The raw `Retry-After` header, which the SDK documents on `debugInfo` but never fills. */
+  retryAfter?: string;
+}
+
+/** The signal of the attempt in progress; the SDK's methods take none, so it travels here. */
+const attemptSignal = new AsyncLocalStorage<AbortSignal>();
+
+/** Runs one SDK call so that its HTTP request is aborted when `signal` aborts. */
+export function runWithSignal<Value>(signal: AbortSignal, call: () => Promise<Value>): Promise<Value> {
+  return attemptSignal.run(signal, call);
+}
+
+/**
+ * The SDK client with two things the SDK lacks, added at the one method every SDK call
+ * goes through (`_fetchRawJson`, public in the SDK's types):
+ * - the abort signal of the current attempt, so a timeout really ends the request;
+ * - the status and headers of a failed response on the SDK error's `debugInfo`, so
+ *   `Retry-After` is not lost.
+ * The request itself is the SDK's: same URL, method, body and SDK-built headers
+ * (`Authorization: Token …` comes from the SDK's `headers`), plus the `Mem0-User-ID`
+ * header the SDK adds. Errors are the SDK's own classes, from its own factory.
+ */
+function defineAbortableClient(sdk: Mem0Module): new (options: { apiKey: string; host: string }) => MemoryClient {
+  return class Mem0AbortableClient extends sdk.MemoryClient {
+    override async _fetchRawJson(url: string, options: Mem0FetchOptions): Promise<unknown> {
+      const signal = attemptSignal.getStore();
+      // The constructor's ping runs before any subclass field exists, so only module state is used here.
+      const response = await fetch(url, {
+        ...options,
+        ...(signal === undefined ? {} : { signal }),
+        headers: { ...options.headers, 'Mem0-User-ID': this.telemetryId },
+      } as RequestInit);
+      if (!response.ok) {
+        const headers: Record<string, string> = {};
+        response.headers.forEach((value, name) => {
+          headers[name.toLowerCase()] = value;
+        });
+        const failure: Mem0FailedResponse = { status: response.status, url, headers };
+        if (headers['retry-after'] !== undefined) failure.retryAfter = headers['retry-after'];
+        throw sdk.createExceptionFromResponse(response.status, await response.text(), { debugInfo: { ...failure } });
+      }
+      return response.json();
+    }
+  };
+}
+
+let loading: Promise<Mem0Module> | undefined;
+
+/**
+ * Loads `mem0ai` once per process, with its telemetry switched off. The SDK reads
+ * `MEM0_TELEMETRY` when its module loads and otherwise sends PostHog events and writes
+ * `~/.mem0/config.json`; the variable is set first, then the module is imported.
+ */
+export function loadMem0Sdk(): Promise<Mem0Module> {
+  if (loading === undefined) {
+    process.env.MEM0_TELEMETRY = 'false';
+    loading = import('mem0ai').catch((cause: unknown) => {
+      loading = undefined;
+      throw new MemoryConfigurationError({
+        message: 'The mem0 adapter needs the mem0ai package, its peer dependency: npm install mem0ai.',
+        cause,
+      });
+    });
+  }
+  return loading;
+}
+
+/**
+ * Creates the SDK client on first use, never before: its constructor pings `/v1/ping/`
+ * at once, so an adapter that is created but not used makes no request.
+ */
+export function createLazyMem0Client(settings: { apiKey: string; host: string }): () => Promise<MemoryClient> {
+  let client: Promise<MemoryClient> | undefined;
+  return () => {
+    client ??= loadMem0Sdk().then((sdk) => new (defineAbortableClient(sdk))(settings));
+    return client;
+  };
+}

@@ -1,0 +1,167 @@
+import {
+  MemoryApiCallError,
+  type CursorBinding,
+  type MemoryListPage,
+  type MemoryListRequest,
+  type MemoryUsage,
+  type MemoryWarning,
+} from '@memplane/core';
+import type { Mem0AdapterContext } from './mem0-adapter-context';
+import { mem0MaximumPageSize, mem0PageSchema, type Mem0Memory } from './mem0-api-schemas';
+import {
+  createdAtKey,
+  decodePosition,
+  digestId,
+  encodePosition,
+  maximumSeenDigests,
+  type Mem0ListPosition,
+} from './mem0-list-position';
+import { assertNoReservedKeys } from './mem0-metadata';
+import { toReadFilters } from './mem0-read-operations';
+import { keepInScope, toSnippet } from './mem0-record-mapping';
+
+type Direction = 'ascending' | 'descending';
+type KeysetPosition = Extract<Mem0ListPosition, { kind: 'keyset' }>;
+
+/** The most getAll calls one list call makes while skipping records it already returned. */
+const maximumCallsPerPage = 10;
+
+interface Walk {
+  context: Mem0AdapterContext;
+  request: MemoryListRequest;
+  limit: number;
+  usage: MemoryUsage[];
+  warnings: MemoryWarning[];
+}
+
+async function fetchPage(walk: Walk, page: number, pageSize: number, extra: Array<Record<string, unknown>> = []) {
+  const { request } = walk;
+  const { value, usage } = await walk.context.call({ operation: 'list (getAll)' }, mem0PageSchema, (client) =>
+    client.getAll({ filters: toReadFilters(request.scope, request.metadataFilter, extra), page, pageSize }),
+  );
+  walk.usage.push(usage);
+  return value;
+}
+
+/** The order of a page by `created_at`: one direction, both (all equal), or none (unordered or unreadable). */
+function orderOf(memories: Mem0Memory[]): { ascending: boolean; descending: boolean } {
+  const keys = memories.map((memory) => createdAtKey(memory.createdAt));
+  if (keys.some((key) => key === undefined)) return { ascending: false, descending: false };
+  let ascending = true;
+  let descending = true;
+  for (let index = 1; index < keys.length; index += 1) {
+    const [previous, current] = [keys[index - 1] as string, keys[index] as string];
+    if (current < previous) ascending = false;
+    if (current > previous) descending = false;
+  }
+  return { ascending, descending };
+}
+
+/** Whether mem0 holds records newer than `createdAt` (one record asked for): tells the direction of an all-ties first page. */
+async function hasNewer(walk: Walk, createdAt: string): Promise<boolean> {
+  const probe = await fetchPage(walk, 1, 1, [{ created_at: { gt: createdAt } }]);
+  return probe.results.length > 0;
+}
+
+/**
+ * The direction of mem0's order, read from the first page. A page whose records all share
+ * one timestamp tells nothing; when mem0 has more, one probe for a newer record decides.
+ */
+async function directionOf(walk: Walk, results: Mem0Memory[], order: { ascending: boolean; descending: boolean }, providerHasMore: boolean): Promise<Direction> {
+  if (!order.ascending) return 'descending';
+  if (!order.descending || !providerHasMore) return 'ascending';
+  return (await hasNewer(walk, (results[0] as Mem0Memory).createdAt)) ? 'ascending' : 'descending';
+}
+
+/** Whether a record lies before the position in the walk's direction (already examined). */
+function isBehind(memory: Mem0Memory, position: KeysetPosition, seen: Set<string>): boolean {
+  const key = createdAtKey(memory.createdAt) as string;
+  const positionKey = createdAtKey(position.createdAt) as string;
+  if (key === positionKey) return seen.has(digestId(memory.id));
+  return position.direction === 'ascending' ? key < positionKey : key > positionKey;
+}
+
+function finish(walk: Walk, memories: Mem0Memory[], nextPosition: Mem0ListPosition | undefined, binding: CursorBinding): MemoryListPage {
+  const items = keepInScope(memories, walk.request.scope, walk.request.metadataFilter, walk.warnings).map((memory) => toSnippet(memory, walk.warnings));
+  const page: MemoryListPage = { items, usage: walk.usage, warnings: walk.warnings };
+  if (nextPosition !== undefined) page.nextCursor = encodePosition(walk.context.cursors, nextPosition, binding);
+  return page;
+}
+
+/** mem0 returned no `created_at` order: page by mem0's own page numbers, and say what that costs. */
+async function listByOffset(walk: Walk, offset: number, binding: CursorBinding): Promise<MemoryListPage> {
+  walk.warnings.push({
+    type: 'compatibility',
+    feature: 'pagination',
+    details: 'mem0 returned memories in no created_at order; pages follow mem0 page numbers and can skip or repeat records that change during the walk.',
+  });
+  const pageSize = Math.min(walk.limit, mem0MaximumPageSize);
+  const value = await fetchPage(walk, Math.floor(offset / pageSize) + 1, pageSize);
+  const memories = value.results.slice(offset % pageSize);
+  const next = offset + memories.length;
+  const more = value.next !== null && value.next !== undefined && memories.length > 0;
+  return finish(walk, memories, more ? { kind: 'offset', offset: next } : undefined, binding);
+}
+
+/**
+ * `list`: a keyset walk over mem0's `getAll`. The position travels in a signed core cursor
+ * bound to the scope and the metadata filter. Each page asks mem0 for the records at or
+ * beyond the position's `created_at` (page 1, at most 200, the limit plus the records to
+ * skip plus one), drops those already examined, and returns up to `limit`. Records added,
+ * changed or forgotten during the walk never shift it, so no record is skipped or repeated.
+ */
+export async function listMem0Memories(context: Mem0AdapterContext, request: MemoryListRequest): Promise<MemoryListPage> {
+  assertNoReservedKeys(request.metadataFilter, 'metadataFilter', 'list request');
+  const binding: CursorBinding = { scope: request.scope, listing: 'records', filter: request.metadataFilter ?? null };
+  let position = request.cursor === undefined ? undefined : decodePosition(context.cursors, request.cursor, binding);
+  const walk: Walk = { context, request, limit: request.limit ?? 50, usage: [], warnings: [] };
+  if (position?.kind === 'offset') return listByOffset(walk, position.offset, binding);
+
+  const seen = new Set(position?.seen ?? []);
+  const pageSize = Math.min(mem0MaximumPageSize, walk.limit + seen.size + 1);
+  const taken: Mem0Memory[] = [];
+  let direction: Direction | undefined = position?.direction;
+  let lastExamined: Mem0Memory | undefined;
+  for (let call = 1; call <= maximumCallsPerPage; call += 1) {
+    const keyset = position === undefined ? [] : [{ created_at: { [position.direction === 'ascending' ? 'gte' : 'lte']: position.createdAt } }];
+    const value = await fetchPage(walk, call, pageSize, keyset);
+    const order = orderOf(value.results);
+    const providerHasMore = value.next !== null && value.next !== undefined;
+    if (!order.ascending && !order.descending) return listByOffset(walk, 0, binding);
+    if (direction === undefined && value.results.length > 0) direction = await directionOf(walk, value.results, order, providerHasMore);
+    if (direction !== undefined && !(direction === 'ascending' ? order.ascending : order.descending)) return listByOffset(walk, 0, binding);
+    for (const memory of value.results) {
+      if (position !== undefined && isBehind(memory, position, seen)) continue;
+      if (taken.length === walk.limit) {
+        return finish(walk, taken, nextKeyset(direction as Direction, lastExamined as Mem0Memory, taken, position), binding);
+      }
+      taken.push(memory);
+      lastExamined = memory;
+    }
+    if (!providerHasMore) return finish(walk, taken, undefined, binding);
+    if (taken.length === walk.limit) {
+      return finish(walk, taken, nextKeyset(direction as Direction, lastExamined as Mem0Memory, taken, position), binding);
+    }
+  }
+  if (lastExamined === undefined || direction === undefined) {
+    throw new MemoryApiCallError({
+      message: `mem0 list made no progress in ${maximumCallsPerPage} getAll calls: more than ${maximumSeenDigests} memories share one created_at.`,
+      isRetryable: false,
+    });
+  }
+  return finish(walk, taken, nextKeyset(direction, lastExamined, taken, position), binding);
+}
+
+/** The position after `last`: its timestamp, and the digests of every examined record at that timestamp. */
+function nextKeyset(direction: Direction, last: Mem0Memory, taken: Mem0Memory[], previous: KeysetPosition | undefined): KeysetPosition {
+  const key = createdAtKey(last.createdAt);
+  const seen = taken.filter((memory) => createdAtKey(memory.createdAt) === key).map((memory) => digestId(memory.id));
+  if (previous !== undefined && createdAtKey(previous.createdAt) === key) seen.unshift(...previous.seen);
+  if (seen.length > maximumSeenDigests) {
+    throw new MemoryApiCallError({
+      message: `mem0 list cannot page past more than ${maximumSeenDigests} memories that share the created_at ${last.createdAt}.`,
+      isRetryable: false,
+    });
+  }
+  return { kind: 'keyset', direction, createdAt: last.createdAt, seen };
+}

@@ -1,0 +1,89 @@
+import {
+  memorySourceRefSchema,
+  scopeMatches,
+  type MemoryScope,
+  type MemorySnippet,
+  type MemorySourceRef,
+  type MemoryWarning,
+} from '@memplane/core';
+import type { Mem0Memory } from './mem0-api-schemas';
+import { toMemoryHandle } from './mem0-handle';
+import { matchesMetadataFilter, readStoredMetadata } from './mem0-metadata';
+import { entityIdPrefix, fromMem0Scope, mem0ScopeMetadataKeys } from './mem0-scope-mapping';
+
+/** The source a memory carries, or undefined when there is none or it is not a valid source ref. */
+function readSource(stored: unknown): MemorySourceRef | undefined {
+  if (stored === undefined) return undefined;
+  const parsed = memorySourceRefSchema.safeParse(stored);
+  return parsed.success ? (stored as MemorySourceRef) : undefined;
+}
+
+/**
+ * Maps a mem0 memory to a snippet: the text, the scope rebuilt from `app_id` and the
+ * scope metadata, the caller's metadata without the adapter's keys, and the provenance.
+ */
+export function toSnippet(memory: Mem0Memory, warnings?: MemoryWarning[]): MemorySnippet {
+  const stored = readStoredMetadata(memory.metadata ?? {});
+  const snippet: MemorySnippet = {
+    handle: toMemoryHandle(memory.id),
+    text: memory.memory,
+    scope: fromMem0Scope(memory.appId ?? '', memory.metadata ?? {}),
+    createdAt: memory.createdAt,
+  };
+  if (memory.updatedAt !== null && memory.updatedAt !== undefined) snippet.updatedAt = memory.updatedAt;
+  if (memory.score !== null && memory.score !== undefined) snippet.score = memory.score;
+  if (stored.summary !== undefined) snippet.summary = stored.summary;
+  if (stored.metadata !== undefined) snippet.metadata = stored.metadata;
+  const source = readSource(stored.source);
+  if (source !== undefined) snippet.source = source;
+  else if (stored.source !== undefined) {
+    warnings?.push({ type: 'compatibility', feature: 'source', details: `Memory ${memory.id} holds a source ref that is not valid; it was left out.` });
+  }
+  return snippet;
+}
+
+/**
+ * Why a mem0 memory is outside the requested scope, or undefined when it is inside.
+ * mem0 already filtered on `app_id` and the scope metadata; this is the adapter's own
+ * second check of everything mem0 returns.
+ */
+export function findMem0ScopeViolation(memory: Mem0Memory, scope: MemoryScope): string | undefined {
+  if (memory.appId !== scope.companyId) return 'mem0 returned a memory of another app_id (company)';
+  const metadata = memory.metadata ?? {};
+  const storedCompany = metadata[mem0ScopeMetadataKeys.companyId];
+  if (storedCompany !== undefined && storedCompany !== scope.companyId) return 'its scope metadata names another company';
+  const prefix = entityIdPrefix(scope.companyId);
+  const runEntity = memory.runId ?? memory.sessionId;
+  for (const entity of [memory.userId, memory.agentId, runEntity]) {
+    if (typeof entity === 'string' && entity.includes('/') && !entity.startsWith(prefix)) {
+      return 'one of its entity ids belongs to another company';
+    }
+  }
+  if (!scopeMatches(fromMem0Scope(memory.appId, metadata), scope)) return 'its scope metadata does not match the requested scope';
+  const source = readStoredMetadata(metadata).source as { companyId?: unknown } | undefined;
+  if (source !== undefined && source !== null && typeof source === 'object' && source.companyId !== scope.companyId) {
+    return 'its source belongs to another company';
+  }
+  return undefined;
+}
+
+/**
+ * Keeps the memories inside the scope and matching the metadata filter. A memory outside
+ * the scope is dropped and reported as a `scope_violation` warning, never returned; one
+ * that only fails the filter (mem0 matched loosely) is dropped silently.
+ */
+export function keepInScope(
+  memories: Mem0Memory[],
+  scope: MemoryScope,
+  metadataFilter: Record<string, unknown> | undefined,
+  warnings: MemoryWarning[],
+): Mem0Memory[] {
+  return memories.filter((memory) => {
+    const violation = findMem0ScopeViolation(memory, scope);
+    if (violation !== undefined) {
+      warnings.push({ type: 'scope_violation', providerRecordId: toMemoryHandle(memory.id).providerRecordId, details: violation });
+      return false;
+    }
+    return metadataFilter === undefined || matchesMetadataFilter(readStoredMetadata(memory.metadata ?? {}).metadata, metadataFilter);
+  });
+}
