@@ -12,16 +12,15 @@ async function writeOne(scope = { companyId: 'acme', agentId: 'planner' }, metad
   const adapter = environment.createAdapter();
   const result = await adapter.upsertRecords({ bindingKey: 'default', scope, source, records: [{ text: 'original text', summary: 'original', metadata }] });
   const handle = result.records?.[0] as MemoryRecordHandle;
-  environment.server.calls.length = 0;
-  return { adapter, handle, scope, memoryRecordId: handle.providerRecordId.slice('record:'.length) };
+  return { adapter, handle, scope, memoryRecordId: handle.providerRecordId.slice('record:'.length), mark: environment.server.calls.length };
 }
 
 describe('get', () => {
   it('reads a record with GetMemoryRecord, sending the scope namespace for IAM', async () => {
-    const { adapter, handle, memoryRecordId } = await writeOne();
+    const { adapter, handle, memoryRecordId, mark } = await writeOne();
     const snippet = await adapter.get(handle, { companyId: 'acme' });
     expect(snippet).toMatchObject({ text: 'original text', summary: 'original', source, metadata: { kept: 1, changed: 'before' }, scope: { companyId: 'acme', agentId: 'planner' } });
-    expect(recordedRoutes(environment.server.calls)).toEqual([`GET /memories/${testMemoryId}/memoryRecord/${memoryRecordId}?namespace=%2Fc%2Facme%2F`]);
+    expect(recordedRoutes(environment.server.calls.slice(mark))).toEqual([`GET /memories/${testMemoryId}/memoryRecord/${memoryRecordId}?namespace=%2Fc%2Facme%2F`]);
   });
 
   it('reads null for a handle of another company, agent or scope field, and for handles it never issued', async () => {
@@ -59,10 +58,10 @@ describe('get', () => {
 
 describe('forget', () => {
   it('checks one record against the scope, then deletes it with DeleteMemoryRecord under its own namespace', async () => {
-    const { adapter, handle, memoryRecordId } = await writeOne();
+    const { adapter, handle, memoryRecordId, mark } = await writeOne();
     await adapter.forget([handle], { companyId: 'acme' });
     expect(environment.fake.records.size).toBe(0);
-    expect(recordedRoutes(environment.server.calls)).toEqual([
+    expect(recordedRoutes(environment.server.calls.slice(mark))).toEqual([
       `GET /memories/${testMemoryId}/memoryRecord/${memoryRecordId}?namespace=%2Fc%2Facme%2F`,
       `DELETE /memories/${testMemoryId}/memoryRecords/${memoryRecordId}?namespace=%2Fc%2Facme%2Fa%2Fplanner%2F`,
     ]);
@@ -72,7 +71,6 @@ describe('forget', () => {
     const adapter = environment.createAdapter();
     const ours = (await adapter.upsertRecords({ bindingKey: 'default', scope: { companyId: 'acme' }, records: [{ text: 'one' }, { text: 'two' }] })).records ?? [];
     const theirs = (await adapter.upsertRecords({ bindingKey: 'default', scope: { companyId: 'globex' }, records: [{ text: 'theirs' }] })).records ?? [];
-    environment.server.calls.length = 0;
     const result = await adapter.forget([...ours, ...theirs, { providerKey: 'agentcore', providerRecordId: 'unknown' }], { companyId: 'acme' });
     expect([...environment.fake.records.values()].map((record) => record.content.text)).toEqual(['theirs']);
     expect(result.warnings).toEqual([expect.objectContaining({ type: 'other', message: expect.stringContaining('unknown') })]);
@@ -134,7 +132,7 @@ describe('correct', () => {
               "content": {
                 "text": "corrected text",
               },
-              "memoryRecordId": "mem-d4f43f43-13e9-4aa3-a408-a41cf0776635",
+              "memoryRecordId": "mem-<uuid>",
               "metadata": {
                 "memplane.p0": {
                   "stringValue": "j1.eyJzIjp7ImtpbmQiOiJtYW51YWxfbm90ZSIsImNvbXBhbnlJZCI6ImFjbWUifSwibSI6eyJrZXB0IjoxLCJjaGFuZ2VkIjoiYWZ0ZXIifSwieSI6Im9yaWdpbmFsIn0=",

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ListMemoryExtractionJobsCommand, StartMemoryExtractionJobCommand } from '@aws-sdk/client-bedrock-agentcore';
 import {
+  memoryHookContextSchema,
+  memorySourceRefSchema,
   MemoryNotFoundError,
   type CursorBinding,
   type MemoryExtractionJob,
   type MemoryExtractionJobPage,
   type MemoryExtractionRetryResult,
-  type MemoryHookKind,
   type MemoryScope,
   type MemoryUsage,
 } from '@memplane/core';
@@ -53,9 +54,10 @@ function needsEventCheck(requested: RequestedScope): boolean {
 
 /**
  * Maps one failed job after checking it belongs to the scope: its actor must be the scope's
- * company (and agent), and when the scope names other fields, the job's first event is read
- * and its metadata checked too (one `GetEvent` per job). Returns undefined for a job outside
- * the scope.
+ * company (and agent). Then the job's first event is read (one `GetEvent` per failed job) for
+ * the source and hook that caused the work, and to check the scope fields only the event
+ * knows. A job whose event is gone is still listed when the actor suffices for the scope.
+ * Returns undefined for a job outside the scope.
  */
 async function toScopedJob(
   context: AgentCoreAdapterContext,
@@ -63,28 +65,22 @@ async function toScopedJob(
   requested: RequestedScope,
   usage: MemoryUsage[],
 ): Promise<MemoryExtractionJob | undefined> {
-  const [message] = job.messages?.messagesList ?? [];
-  const address =
-    job.actorId === undefined || job.sessionId === undefined || message === undefined
-      ? undefined
-      : { actorId: job.actorId, sessionId: job.sessionId, eventId: message.eventId };
-  if (job.actorId === undefined || !actorMayBelongToScope(job.actorId, requested.encoded)) {
-    return undefined;
-  }
+  if (job.actorId === undefined || !actorMayBelongToScope(job.actorId, requested.encoded)) return undefined;
   const mapped: MemoryExtractionJob = {
     providerJobId: job.jobID,
     status: 'failed',
     error: job.failureReason !== undefined && job.failureReason.trim() !== '' ? job.failureReason : 'AgentCore reported the extraction as failed without a reason.',
   };
-  if (!needsEventCheck(requested)) return mapped;
-  if (address === undefined) return undefined;
-  const event = await fetchEventInScope(context, address, toEventHandle(address), requested, usage);
-  if (event === undefined) return undefined;
+  const [message] = job.messages?.messagesList ?? [];
+  const address = job.sessionId === undefined || message === undefined ? undefined : { actorId: job.actorId, sessionId: job.sessionId, eventId: message.eventId };
+  const event = address === undefined ? undefined : await fetchEventInScope(context, address, toEventHandle(address), requested, usage);
+  if (event === undefined) return needsEventCheck(requested) ? undefined : mapped;
   const provenance = unpackProvenance(event.metadata);
-  if (provenance !== undefined && provenance !== 'unreadable') {
-    const hook = provenance.h as { hookKind?: MemoryHookKind } | undefined;
-    if (hook?.hookKind !== undefined) mapped.hookKind = hook.hookKind;
-  }
+  if (provenance === undefined || provenance === 'unreadable') return mapped;
+  const source = memorySourceRefSchema.safeParse(provenance.s);
+  if (source.success && source.data.companyId === requested.scope.companyId) mapped.source = source.data;
+  const hook = memoryHookContextSchema.safeParse(provenance.h);
+  if (hook.success) mapped.hookKind = hook.data.hookKind;
   return mapped;
 }
 

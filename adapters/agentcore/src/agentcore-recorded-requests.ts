@@ -1,20 +1,20 @@
 import type { RecordedCall } from '@memplane/test-server';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const uuidPattern = /^(mem-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function normalize(value: unknown, key?: string): unknown {
   if (Array.isArray(value)) return value.map((item) => normalize(item));
   if (typeof value === 'object' && value !== null) {
     return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, normalize(item, name)]));
   }
-  if (typeof value === 'string' && uuidPattern.test(value)) return '<uuid>';
+  if (typeof value === 'string' && uuidPattern.test(value)) return value.startsWith('mem-') ? 'mem-<uuid>' : '<uuid>';
   if (typeof value === 'number' && (key === 'timestamp' || key === 'eventTimestamp')) return '<epoch seconds>';
   return value;
 }
 
 /**
  * The JSON bodies of the recorded AgentCore calls whose path ends with `pathEnd` (test-only),
- * with the values that change on every run (client tokens, timestamps) replaced by
+ * with the values that change on every run (client tokens, record ids, timestamps) replaced by
  * placeholders, so request-body snapshots pin everything else.
  */
 export function recordedBodies(calls: ReadonlyArray<RecordedCall>, method: string, pathEnd: RegExp): unknown[] {
