@@ -1,7 +1,7 @@
 import type { MemoryAdapter, MemoryScope } from '@memplane/core';
 import { describe, expect, it } from 'vitest';
 import { toSupermemoryContainerTag } from './supermemory-container-tag';
-import { setupSupermemoryFake } from './supermemory-test-setup';
+import { callsAfterNow, setupSupermemoryFake } from './supermemory-test-setup';
 
 const environment = setupSupermemoryFake();
 const { fake, testServer } = environment;
@@ -37,10 +37,10 @@ describe('handles', () => {
     fake.store.settle();
 
     const memoryId = memoryHandle?.providerRecordId.split(':').at(-1) ?? '';
-    testServer.calls.length = 0;
+    const calls = callsAfterNow(testServer);
     // A document handle holding a memory id goes to documents.get, which does not know it: null, not a wrong record.
     expect(await adapter.get({ providerKey: 'supermemory', providerRecordId: `doc:${memoryId}` }, scope)).toBeNull();
-    expect(testServer.calls.map((call) => `${call.method} ${call.pathname}`)).toEqual([`GET /v3/documents/${memoryId}`]);
+    expect(calls().map((call) => `${call.method} ${call.pathname}`)).toEqual([`GET /v3/documents/${memoryId}`]);
 
     const readDocument = await adapter.get(documentHandle!, scope);
     expect(readDocument).toMatchObject({ text: 'The staging database is rebuilt nightly.', source: source(scope), scope });

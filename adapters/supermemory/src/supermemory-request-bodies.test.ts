@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setupSupermemoryFake } from './supermemory-test-setup';
+import { callsAfterNow, setupSupermemoryFake } from './supermemory-test-setup';
 
 const environment = setupSupermemoryFake();
 const { testServer } = environment;
@@ -8,8 +8,8 @@ const source = { kind: 'issue_comment' as const, companyId: 'snapshot-company', 
 const bindingKey = 'snapshots';
 
 /** The recorded calls with the random record keys and capture times replaced, so the snapshots are stable. */
-function recordedRequests() {
-  const text = JSON.stringify(testServer.calls.map((call) => ({ method: call.method, path: call.pathname, body: call.bodyJson })));
+function recordedRequests(calls = testServer.calls) {
+  const text = JSON.stringify(calls.map((call) => ({ method: call.method, path: call.pathname, body: call.bodyJson })));
   return JSON.parse(
     text
       .replace(/"mp_key":"[A-Za-z0-9_-]+"/g, '"mp_key":"<record key>"')
@@ -164,9 +164,9 @@ describe('request bodies', () => {
   it('forget reads the entry by its record key, then soft-deletes it with DELETE /v4/memories', async () => {
     const adapter = environment.createAdapter();
     const written = await adapter.upsertRecords({ bindingKey, scope, records: [{ text: 'Temporary fact.' }] });
-    testServer.calls.length = 0;
+    const calls = callsAfterNow(testServer);
     await adapter.forget(written.records ?? [], scope);
-    expect(recordedRequests()).toMatchInlineSnapshot(`
+    expect(recordedRequests(calls())).toMatchInlineSnapshot(`
       [
         {
           "body": {
@@ -209,9 +209,9 @@ describe('request bodies', () => {
   it('correct sends PATCH /v4/memories with the new content and the merged metadata', async () => {
     const adapter = environment.createAdapter();
     const written = await adapter.upsertRecords({ bindingKey, scope, records: [{ text: 'Office opens at 8.', metadata: { owner: 'ops' } }] });
-    testServer.calls.length = 0;
+    const calls = callsAfterNow(testServer);
     await adapter.correct(written.records![0]!, { text: 'Office opens at 9.', reason: 'new hours' }, scope);
-    expect(recordedRequests()).toMatchInlineSnapshot(`
+    expect(recordedRequests(calls())).toMatchInlineSnapshot(`
       [
         {
           "body": {

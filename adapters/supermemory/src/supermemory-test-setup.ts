@@ -1,5 +1,5 @@
 import type { MemoryAdapter } from '@memplane/core';
-import type { TestServer } from '@memplane/test-server';
+import type { RecordedCall, TestServer } from '@memplane/test-server';
 import { setupTestServer } from '@memplane/test-server/with-vitest';
 import { createSupermemoryAdapter } from './supermemory-adapter';
 import { createSupermemoryFake, type SupermemoryFake } from './supermemory-fake-api';
@@ -47,4 +47,10 @@ export function setupSupermemoryFake(): SupermemoryTestEnvironment {
     fake,
     createAdapter: (settings = {}) => createSupermemoryAdapter({ ...fastTestSettings, ...settings }),
   };
+}
+
+/** Marks the calls recorded so far; the returned function lists the calls made after the mark. */
+export function callsAfterNow(testServer: TestServer): () => RecordedCall[] {
+  const mark = testServer.calls.length;
+  return () => testServer.calls.slice(mark);
 }
