@@ -47,15 +47,16 @@ const surfaceCases: SurfaceCase[] = [
   {
     surface: 'profile',
     flag: 'profile',
-    worksWhen: 'profile returns a non-empty summary for a scope with records, with items only from that scope',
+    worksWhen: 'profile of a subject with records returns a non-empty summary, with items only from that scope',
     call: (context) => context.adapter.profile(context.scope()),
     async works(context) {
-      const { scope } = await writtenRecord(context);
-      await context.writeRecords(scope, ['The team prefers small pull requests and deploys on Tuesdays.']);
+      // Profiles are about someone: the scope names the subject and the agent, as platforms ask for them.
+      const scope = context.scope({ subjectId: context.uniqueValue('subject'), agentId: context.ids.agentId });
+      await context.writeRecords(scope, [markedText(context.marker('profile')), 'The team prefers small pull requests and deploys on Tuesdays.']);
       const profile = await context.adapter.profile(scope);
       expectTrue(typeof profile.summary === 'string' && profile.summary.trim() !== '', `Expected profile to return a non-empty summary for a scope with records, but it returned ${preview(profile.summary)}.`);
       for (const item of profile.items ?? []) {
-        expectTrue(item.scope === undefined || item.scope.companyId === scope.companyId, `Expected profile items to stay in company A, but one is in ${preview(item.scope)}.`);
+        expectTrue(item.scope === undefined || (item.scope.companyId === scope.companyId && item.scope.subjectId === scope.subjectId), `Expected profile items to stay in the profiled scope, but one is in ${preview(item.scope)}.`);
       }
     },
   },
