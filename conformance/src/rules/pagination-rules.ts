@@ -139,12 +139,13 @@ export const paginationRules: ConformanceRule[] = [
   {
     id: 'pagination.cursor.tampered',
     family: 'pagination',
-    description: 'A cursor with one character flipped in the middle is refused with InvalidCursorError.',
+    description: 'A cursor with one character flipped in the middle, or with characters appended, is refused with InvalidCursorError.',
     async run(context) {
       const scope = context.scope();
       await writeMany(context, scope, 6);
       const cursor = await firstCursor(context, scope);
-      await expectCursorRefused(context, 'a list with a tampered cursor', scope, flipMiddleCharacter(cursor));
+      await expectCursorRefused(context, 'a list with a cursor flipped in the middle', scope, flipMiddleCharacter(cursor));
+      await expectCursorRefused(context, 'a list with a cursor with characters appended', scope, `${cursor}AA`);
     },
   },
   {
