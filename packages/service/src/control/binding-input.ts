@@ -1,0 +1,69 @@
+import { identifierSchema, metadataSchema } from '@memplane/core';
+import { z } from 'zod';
+import type { MemoryBindingHookSettings } from '../bindings/memory-binding';
+
+/** A binding key: 1 to 64 of letters, digits, `.`, `_` and `-`, starting with a letter or digit. */
+export const bindingKeySchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1 to 64 of A-Z, a-z, 0-9, ".", "_" and "-", starting with a letter or digit');
+
+const hookSettingsSchema = z.strictObject({
+  postRunCapture: z.boolean().optional(),
+  issueCommentCapture: z.boolean().optional(),
+  issueDocumentCapture: z.boolean().optional(),
+});
+
+/** Creates a binding in the caller's company. */
+export interface CreateMemoryBindingInput {
+  /** The stable key, unique in the company. */
+  key: string;
+  /** The provider id, such as `markdown`, `memory` or `mem0`. */
+  providerId: string;
+  /** The provider config, JSON, secrets as references. Default `{}`. */
+  config?: Record<string, unknown>;
+  /** Default true. */
+  enabled?: boolean;
+  /** Capture hooks to turn on. Default: all off. */
+  hooks?: Partial<MemoryBindingHookSettings>;
+}
+
+/** Changes a binding. Fields left out stay as they are. */
+export interface UpdateMemoryBindingInput {
+  /** A new key (the id, targets and log entries stay). */
+  key?: string;
+  /** A new provider; the adapter is rebuilt and the capabilities are read again. */
+  providerId?: string;
+  /** A new config, replacing the old one; the adapter is rebuilt when it differs. */
+  config?: Record<string, unknown>;
+  /** Enables or disables the binding. */
+  enabled?: boolean;
+  /** Capture hooks to turn on or off; unnamed ones stay. */
+  hooks?: Partial<MemoryBindingHookSettings>;
+  /** Refuse the change with `MemoryConflictError` unless the binding is still at this revision. */
+  expectedRevision?: number;
+}
+
+/** A target: the company default, or one agent's override. */
+export type MemoryBindingTargetInput = { targetType: 'company' } | { targetType: 'agent'; agentId: string };
+
+export const createBindingInputSchema = z.strictObject({
+  key: bindingKeySchema,
+  providerId: z.string().min(1).max(64),
+  config: metadataSchema.optional(),
+  enabled: z.boolean().optional(),
+  hooks: hookSettingsSchema.optional(),
+});
+
+export const updateBindingInputSchema = z.strictObject({
+  key: bindingKeySchema.optional(),
+  providerId: z.string().min(1).max(64).optional(),
+  config: metadataSchema.optional(),
+  enabled: z.boolean().optional(),
+  hooks: hookSettingsSchema.optional(),
+  expectedRevision: z.number().int().min(1).optional(),
+});
+
+export const targetInputSchema = z.discriminatedUnion('targetType', [
+  z.strictObject({ targetType: z.literal('company') }),
+  z.strictObject({ targetType: z.literal('agent'), agentId: identifierSchema }),
+]);

@@ -1,0 +1,209 @@
+import { identifierSchema, parseInput, stableStringify, type MemoryAdapterCapabilities } from '@memplane/core';
+import { referenceOf } from '../actor/memory-actor';
+import { noCaptureHooks, type MemoryBinding, type MemoryBindingTarget, type ResolvedMemoryBinding } from '../bindings/memory-binding';
+import { resolveBinding } from '../bindings/resolve-binding';
+import { assertNoPlainSecrets } from '../bindings/secret-reference';
+import { MemoryBindingNotFoundError } from '../errors/memory-binding-not-found-error';
+import { readPage, type MemoryExplorerPage } from '../explorer/explorer-pages';
+import { authorizeCompany } from '../policy/authorize-company';
+import type { MemoryProviderDescription } from '../providers/memory-provider-factory';
+import type { MemoryCallContext } from '../runtime/call-context';
+import type { ServiceInternals } from '../service/service-internals';
+import type { MemoryActivityAction, MemoryActivityEntry } from '../store/memory-service-records';
+import {
+  bindingKeySchema,
+  createBindingInputSchema,
+  targetInputSchema,
+  updateBindingInputSchema,
+  type CreateMemoryBindingInput,
+  type MemoryBindingTargetInput,
+  type UpdateMemoryBindingInput,
+} from './binding-input';
+
+/** The control-plane API of one caller: bindings, targets, resolution and the activity log of the caller's company. */
+export interface MemoryControlPlane {
+  /** The providers bindings can name. */
+  listProviders(): MemoryProviderDescription[];
+  /** Creates a binding; its config is validated, secrets must be references, its capabilities are read from its adapter. */
+  createBinding(input: CreateMemoryBindingInput): Promise<MemoryBinding>;
+  /** Changes a binding by key. */
+  updateBinding(key: string, input: UpdateMemoryBindingInput): Promise<MemoryBinding>;
+  /** Deletes a binding and the targets pointing at it; false when there was none. */
+  deleteBinding(key: string): Promise<boolean>;
+  /** One binding by key, or undefined. */
+  getBinding(key: string): Promise<MemoryBinding | undefined>;
+  /** Every binding of the company. */
+  listBindings(): Promise<MemoryBinding[]>;
+  /** Points the company default or an agent override at a binding. */
+  setTarget(target: MemoryBindingTargetInput, bindingKey: string): Promise<MemoryBindingTarget>;
+  /** Removes the company default or an agent override; false when there was none. */
+  removeTarget(target: MemoryBindingTargetInput): Promise<boolean>;
+  /** Every target of the company. */
+  listTargets(): Promise<MemoryBindingTarget[]>;
+  /** The binding in effect for an agent (or the company default); `MemoryBindingNotFoundError` when there is none. */
+  resolve(agentId?: string): Promise<ResolvedMemoryBinding>;
+  /** The activity log of the company, newest first, by cursor. */
+  listActivity(request?: { cursor?: string; limit?: number }): Promise<MemoryExplorerPage<MemoryActivityEntry>>;
+}
+
+/** Creates the control plane of one caller. Every call is authorised as `bindings.read` or `bindings.write`. */
+export function createMemoryControlPlane(internals: ServiceInternals, context: MemoryCallContext): MemoryControlPlane {
+  const { store, registry } = internals;
+  const company = (operation: 'bindings.read' | 'bindings.write') => authorizeCompany(internals.authorize, context, operation);
+
+  const activity = (
+    companyId: string,
+    action: MemoryActivityAction,
+    subject: { type: 'binding' | 'target'; id: string },
+    before: unknown,
+    after: unknown,
+  ): MemoryActivityEntry => ({
+    id: internals.createId('act'),
+    companyId,
+    actor: referenceOf(context.actor),
+    action,
+    subjectType: subject.type,
+    subjectId: subject.id,
+    before: before ?? null,
+    after: after ?? null,
+    createdAt: internals.now(),
+  });
+
+  async function capabilitiesOf(draft: MemoryBinding): Promise<MemoryAdapterCapabilities> {
+    const factory = registry.require(draft.providerId);
+    assertNoPlainSecrets(draft.config, factory.secretFields);
+    if (factory.configSchema !== undefined) parseInput(factory.configSchema, draft.config, 'binding config', 'config');
+    const declared = factory.capabilities ?? (await factory.loadCapabilities?.());
+    if (declared !== undefined) return { ...declared };
+    // Building the adapter checks the config end to end (secrets included) before anything is saved.
+    return { ...(await internals.adapters.build(draft)).capabilities };
+  }
+
+  async function requireBinding(companyId: string, key: string): Promise<MemoryBinding> {
+    const binding = await store.getBindingByKey(companyId, parseInput(bindingKeySchema, key, 'binding key', 'key'));
+    if (binding === undefined) throw new MemoryBindingNotFoundError({ companyId, bindingKey: key });
+    return binding;
+  }
+
+  const targetIdOf = (companyId: string, target: MemoryBindingTargetInput) => (target.targetType === 'company' ? companyId : target.agentId);
+
+  return {
+    listProviders: () => registry.list(),
+
+    async createBinding(input) {
+      const valid = parseInput(createBindingInputSchema, input, 'binding');
+      const companyId = await company('bindings.write');
+      const now = internals.now();
+      const draft: MemoryBinding = {
+        id: internals.createId('bnd'),
+        companyId,
+        key: valid.key,
+        providerId: valid.providerId,
+        config: valid.config ?? {},
+        enabled: valid.enabled ?? true,
+        hooks: { ...noCaptureHooks, ...valid.hooks },
+        capabilities: {},
+        revision: 1,
+        createdAt: now,
+        updatedAt: now,
+      };
+      const binding = { ...draft, capabilities: await capabilitiesOf(draft) };
+      await store.insertBinding(binding, [activity(companyId, 'binding.created', { type: 'binding', id: binding.id }, null, binding)]);
+      return binding;
+    },
+
+    async updateBinding(key, input) {
+      const valid = parseInput(updateBindingInputSchema, input, 'binding change');
+      const companyId = await company('bindings.write');
+      const existing = await requireBinding(companyId, key);
+      const next: MemoryBinding = {
+        ...existing,
+        ...(valid.key === undefined ? {} : { key: valid.key }),
+        ...(valid.providerId === undefined ? {} : { providerId: valid.providerId }),
+        ...(valid.config === undefined ? {} : { config: valid.config }),
+        ...(valid.enabled === undefined ? {} : { enabled: valid.enabled }),
+        hooks: { ...existing.hooks, ...valid.hooks },
+        revision: existing.revision + 1,
+        updatedAt: internals.now(),
+      };
+      const providerChanged =
+        next.providerId !== existing.providerId || stableStringify(next.config) !== stableStringify(existing.config);
+      if (providerChanged) next.capabilities = await capabilitiesOf(next);
+      await store.updateBinding(next, valid.expectedRevision ?? existing.revision, [
+        activity(companyId, 'binding.updated', { type: 'binding', id: next.id }, existing, next),
+      ]);
+      return next;
+    },
+
+    async deleteBinding(key) {
+      const companyId = await company('bindings.write');
+      const existing = await store.getBindingByKey(companyId, parseInput(bindingKeySchema, key, 'binding key', 'key'));
+      if (existing === undefined) return false;
+      const targets = (await store.listTargets(companyId)).filter((target) => target.bindingId === existing.id);
+      return store.deleteBinding(companyId, existing.id, [
+        ...targets.map((target) =>
+          activity(companyId, 'target.removed', { type: 'target', id: `${target.targetType}:${target.targetId}` }, target, null),
+        ),
+        activity(companyId, 'binding.deleted', { type: 'binding', id: existing.id }, existing, null),
+      ]);
+    },
+
+    async getBinding(key) {
+      const companyId = await company('bindings.read');
+      return store.getBindingByKey(companyId, parseInput(bindingKeySchema, key, 'binding key', 'key'));
+    },
+
+    async listBindings() {
+      return store.listBindings(await company('bindings.read'));
+    },
+
+    async setTarget(target, bindingKey) {
+      const validTarget = parseInput(targetInputSchema, target, 'binding target', 'target');
+      const companyId = await company('bindings.write');
+      const binding = await requireBinding(companyId, bindingKey);
+      const targetId = targetIdOf(companyId, validTarget);
+      const before = await store.getTarget(companyId, validTarget.targetType, targetId);
+      const now = internals.now();
+      const after: MemoryBindingTarget = {
+        companyId,
+        targetType: validTarget.targetType,
+        targetId,
+        bindingId: binding.id,
+        createdAt: before?.createdAt ?? now,
+        updatedAt: now,
+      };
+      await store.putTarget(after, [
+        activity(companyId, 'target.set', { type: 'target', id: `${after.targetType}:${targetId}` }, before, { ...after, bindingKey: binding.key }),
+      ]);
+      return after;
+    },
+
+    async removeTarget(target) {
+      const validTarget = parseInput(targetInputSchema, target, 'binding target', 'target');
+      const companyId = await company('bindings.write');
+      const targetId = targetIdOf(companyId, validTarget);
+      const before = await store.getTarget(companyId, validTarget.targetType, targetId);
+      if (before === undefined) return false;
+      return store.deleteTarget(companyId, validTarget.targetType, targetId, [
+        activity(companyId, 'target.removed', { type: 'target', id: `${validTarget.targetType}:${targetId}` }, before, null),
+      ]);
+    },
+
+    async listTargets() {
+      return store.listTargets(await company('bindings.read'));
+    },
+
+    async resolve(agentId) {
+      const validAgent = agentId === undefined ? undefined : parseInput(identifierSchema, agentId, 'agent id', 'agentId');
+      const companyId = await company('bindings.read');
+      return resolveBinding(store, companyId, validAgent);
+    },
+
+    async listActivity(request = {}) {
+      const companyId = await company('bindings.read');
+      return readPage(internals.codec, { companyId, listing: 'activity', filter: null }, request, (page) =>
+        store.listActivity(companyId, page),
+      );
+    },
+  };
+}

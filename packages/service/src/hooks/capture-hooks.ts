@@ -1,0 +1,198 @@
+import {
+  normalizeScope,
+  parseInput,
+  type MemoryCaptureResult,
+  type MemoryHookKind,
+  type MemoryScope,
+  type MemorySourcePayload,
+  type MemorySourceRef,
+} from '@memplane/core';
+import type { MemoryBinding, MemoryBindingHookSettings } from '../bindings/memory-binding';
+import { resolveBinding } from '../bindings/resolve-binding';
+import type { MemoryCallContext } from '../runtime/call-context';
+import { createRecordOperations } from '../runtime/record-operations';
+import type { ServiceInternals } from '../service/service-internals';
+import { deliverWithTimeout, isImmediatelyRetryable } from './deliver-with-timeout';
+import {
+  deliveryEntry,
+  notifySubscribers,
+  recordDeliveries,
+  startFiring,
+  type MemoryHookReport,
+  type SubscriberTable,
+} from './hook-firing';
+import * as inputs from './hook-inputs';
+
+/** The report of a capture hook, with what the binding's provider returned when it ran. */
+export interface MemoryCaptureHookReport extends MemoryHookReport {
+  /** The capture result of the built-in delivery, when it succeeded. */
+  capture?: MemoryCaptureResult;
+}
+
+interface CaptureSpec {
+  hookKind: MemoryHookKind;
+  /** The binding's opt-in flag; undefined means always on (`manual_capture`). */
+  optIn: keyof MemoryBindingHookSettings | undefined;
+  resolutionAgentId: string | undefined;
+  heartbeatRunId: string | undefined;
+  scope: Omit<MemoryScope, 'companyId'>;
+  source: Omit<MemorySourceRef, 'companyId'>;
+  payload: MemorySourcePayload;
+  mode: 'capture_residue' | 'capture_record';
+  metadata: Record<string, unknown> | undefined;
+}
+
+const defined = <Value extends object>(value: Value): Value =>
+  Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Value;
+
+async function fireCapture(
+  internals: ServiceInternals,
+  subscribers: SubscriberTable,
+  context: MemoryCallContext,
+  spec: CaptureSpec,
+): Promise<MemoryCaptureHookReport> {
+  const firing = await startFiring(internals, context, spec.hookKind, {
+    actorAgentId: spec.resolutionAgentId,
+    heartbeatRunId: spec.heartbeatRunId,
+  });
+  const { companyId, hook } = firing;
+  const scope = normalizeScope({ ...spec.scope, companyId });
+  const source = { ...spec.source, companyId } as MemorySourceRef;
+  let binding: MemoryBinding | undefined;
+  let resolutionError: unknown;
+  try {
+    binding = (await resolveBinding(internals.store, companyId, spec.resolutionAgentId)).binding;
+  } catch (error) {
+    resolutionError = error;
+  }
+
+  const report: MemoryCaptureHookReport = { hookId: hook.hookId, hookKind: hook.hookKind, companyId, deliveries: [] };
+  if (binding === undefined) {
+    const message = resolutionError instanceof Error ? resolutionError.message : String(resolutionError);
+    report.deliveries.push(deliveryEntry(internals, firing, 'binding:(none)', { status: 'failed', attempts: 1, error: message, latencyMs: 0 }));
+  } else if (spec.optIn !== undefined && !binding.hooks[spec.optIn]) {
+    report.bindingKey = binding.key;
+    report.deliveries.push(
+      deliveryEntry(
+        internals,
+        firing,
+        `binding:${binding.key}`,
+        { status: 'skipped', attempts: 0, error: `binding "${binding.key}" has ${spec.optIn} off`, latencyMs: 0 },
+        { bindingId: binding.id },
+      ),
+    );
+  } else {
+    report.bindingKey = binding.key;
+    const records = createRecordOperations(internals, firing.context);
+    const request = {
+      bindingKey: binding.key,
+      scope,
+      source,
+      payload: spec.payload,
+      hook,
+      mode: spec.mode,
+      ...(spec.metadata === undefined ? {} : { metadata: spec.metadata }),
+    };
+    const outcome = await deliverWithTimeout(() => records.capture(request), {
+      timeoutMs: internals.hookTimeoutMs,
+      maxAttempts: internals.hookMaxAttempts,
+      receiver: `binding:${binding.key}`,
+      shouldRetry: isImmediatelyRetryable,
+    });
+    if (outcome.value !== undefined) {
+      const { operationId, bindingKey: _key, providerId: _provider, ...capture } = outcome.value;
+      report.operationId = operationId;
+      report.capture = capture;
+    }
+    report.deliveries.push(
+      deliveryEntry(internals, firing, `binding:${binding.key}`, outcome, {
+        bindingId: binding.id,
+        ...(report.operationId === undefined ? {} : { operationId: report.operationId }),
+      }),
+    );
+  }
+
+  report.deliveries.push(
+    ...(await notifySubscribers(internals, subscribers, firing, {
+      hook,
+      companyId,
+      scope,
+      source,
+      payload: spec.payload,
+      ...(binding === undefined ? {} : { bindingKey: binding.key, providerId: binding.providerId }),
+    })),
+  );
+  await recordDeliveries(internals, report.deliveries);
+  return report;
+}
+
+/** The four capture hooks. Each validates its input, then never throws for a failing receiver. */
+export function createCaptureHooks(internals: ServiceInternals, subscribers: SubscriberTable) {
+  return {
+    /** `post_run_capture`, when the agent's binding has it on. */
+    async postRunCapture(context: MemoryCallContext, input: inputs.PostRunCaptureInput): Promise<MemoryCaptureHookReport> {
+      const valid = parseInput(inputs.postRunCaptureInputSchema, input, 'post_run_capture input', 'input');
+      return fireCapture(internals, subscribers, context, {
+        hookKind: 'post_run_capture',
+        optIn: 'postRunCapture',
+        resolutionAgentId: valid.agentId,
+        heartbeatRunId: valid.heartbeatRunId,
+        scope: defined({ agentId: valid.agentId, runId: valid.heartbeatRunId, issueId: valid.issueId, projectId: valid.projectId }),
+        source: defined({ kind: 'run' as const, runId: valid.heartbeatRunId, issueId: valid.issueId }),
+        payload: defined({ text: valid.output.text, object: valid.output.object, mimeType: valid.output.mimeType }),
+        mode: 'capture_residue',
+        metadata: valid.metadata,
+      });
+    },
+
+    /** `issue_comment_capture`, when the binding has it on. */
+    async issueCommentCapture(context: MemoryCallContext, input: inputs.IssueCommentCaptureInput): Promise<MemoryCaptureHookReport> {
+      const valid = parseInput(inputs.issueCommentCaptureInputSchema, input, 'issue_comment_capture input', 'input');
+      return fireCapture(internals, subscribers, context, {
+        hookKind: 'issue_comment_capture',
+        optIn: 'issueCommentCapture',
+        resolutionAgentId: valid.authorAgentId,
+        heartbeatRunId: valid.heartbeatRunId,
+        scope: defined({ issueId: valid.issueId, projectId: valid.projectId, agentId: valid.authorAgentId }),
+        source: { kind: 'issue_comment', issueId: valid.issueId, commentId: valid.commentId },
+        payload: { text: valid.body, mimeType: 'text/markdown' },
+        mode: 'capture_residue',
+        metadata: valid.metadata,
+      });
+    },
+
+    /** `issue_document_capture`, when the binding has it on. */
+    async issueDocumentCapture(context: MemoryCallContext, input: inputs.IssueDocumentCaptureInput): Promise<MemoryCaptureHookReport> {
+      const valid = parseInput(inputs.issueDocumentCaptureInputSchema, input, 'issue_document_capture input', 'input');
+      return fireCapture(internals, subscribers, context, {
+        hookKind: 'issue_document_capture',
+        optIn: 'issueDocumentCapture',
+        resolutionAgentId: valid.authorAgentId,
+        heartbeatRunId: undefined,
+        scope: defined({ issueId: valid.issueId, projectId: valid.projectId, agentId: valid.authorAgentId }),
+        source: { kind: 'issue_document', issueId: valid.issueId, documentKey: valid.documentKey },
+        payload: defined({ text: valid.text, object: valid.object, mimeType: valid.mimeType }),
+        mode: 'capture_residue',
+        metadata: valid.metadata,
+      });
+    },
+
+    /** `manual_capture`: always on. */
+    async manualCapture(context: MemoryCallContext, input: inputs.ManualCaptureInput): Promise<MemoryCaptureHookReport> {
+      const valid = parseInput(inputs.manualCaptureInputSchema, input, 'manual_capture input', 'input');
+      return fireCapture(internals, subscribers, context, {
+        hookKind: 'manual_capture',
+        optIn: undefined,
+        resolutionAgentId: valid.agentId,
+        heartbeatRunId: undefined,
+        scope: defined({ agentId: valid.agentId, issueId: valid.issueId, projectId: valid.projectId }),
+        source: valid.externalRef === undefined
+          ? defined({ kind: 'manual_note' as const, issueId: valid.issueId })
+          : defined({ kind: 'external_document' as const, issueId: valid.issueId, externalRef: valid.externalRef }),
+        payload: { text: valid.text },
+        mode: valid.mode ?? 'capture_record',
+        metadata: valid.metadata,
+      });
+    },
+  };
+}

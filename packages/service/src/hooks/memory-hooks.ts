@@ -1,0 +1,67 @@
+import { MemoryValidationError, type MemoryHookKind } from '@memplane/core';
+import type { MemoryCallContext } from '../runtime/call-context';
+import type { ServiceInternals } from '../service/service-internals';
+import { createCaptureHooks, type MemoryCaptureHookReport } from './capture-hooks';
+import { parseSubscriber, type MemoryHookSubscriber, type SubscriberTable } from './hook-firing';
+import type {
+  IssueCommentCaptureInput,
+  IssueDocumentCaptureInput,
+  ManualCaptureInput,
+  PostRunCaptureInput,
+  PreRunHydrateInput,
+} from './hook-inputs';
+import { preRunHydrate, type PreRunHydration } from './pre-run-hydrate';
+
+/** The hook kinds of the plan. */
+export const memoryHookKinds: readonly MemoryHookKind[] = [
+  'pre_run_hydrate',
+  'post_run_capture',
+  'issue_comment_capture',
+  'issue_document_capture',
+  'manual_capture',
+];
+
+/**
+ * The hook registry and the five hooks. The platform emits hooks (as the system or a company
+ * member); the built-in delivery goes to the resolved binding (capture hooks only where the
+ * binding opted in; `manual_capture` always), and every subscriber gets its own delivery.
+ * Every delivery is recorded with its status, attempts and error.
+ */
+export interface MemoryHooks {
+  /** Subscribes to one or more hook kinds; returns the function that unsubscribes. */
+  subscribe(hookKinds: MemoryHookKind | MemoryHookKind[], subscriber: MemoryHookSubscriber): () => void;
+  /** Recalls context for an agent's run and returns the bundle and a ready preamble. */
+  preRunHydrate(context: MemoryCallContext, input: PreRunHydrateInput): Promise<PreRunHydration>;
+  /** Captures a finished run's output. */
+  postRunCapture(context: MemoryCallContext, input: PostRunCaptureInput): Promise<MemoryCaptureHookReport>;
+  /** Captures an issue comment. */
+  issueCommentCapture(context: MemoryCallContext, input: IssueCommentCaptureInput): Promise<MemoryCaptureHookReport>;
+  /** Captures an issue document. */
+  issueDocumentCapture(context: MemoryCallContext, input: IssueDocumentCaptureInput): Promise<MemoryCaptureHookReport>;
+  /** Captures a note handed to memory on purpose. */
+  manualCapture(context: MemoryCallContext, input: ManualCaptureInput): Promise<MemoryCaptureHookReport>;
+}
+
+/** Creates the hooks of one service. */
+export function createMemoryHooks(internals: ServiceInternals): MemoryHooks {
+  const subscribers: SubscriberTable = new Map();
+  return {
+    subscribe(hookKinds, subscriber) {
+      const kinds = Array.isArray(hookKinds) ? hookKinds : [hookKinds];
+      const unknown = kinds.find((kind) => !memoryHookKinds.includes(kind));
+      if (kinds.length === 0 || unknown !== undefined) {
+        throw new MemoryValidationError({
+          target: 'hook subscription',
+          issues: [{ path: 'hookKinds', message: `must name hook kinds among ${memoryHookKinds.join(', ')}` }],
+        });
+      }
+      const valid = parseSubscriber(subscriber);
+      for (const kind of kinds) subscribers.set(kind, [...(subscribers.get(kind) ?? []), valid]);
+      return () => {
+        for (const kind of kinds) subscribers.set(kind, (subscribers.get(kind) ?? []).filter((entry) => entry !== valid));
+      };
+    },
+    preRunHydrate: (context, input) => preRunHydrate(internals, subscribers, context, input),
+    ...createCaptureHooks(internals, subscribers),
+  };
+}

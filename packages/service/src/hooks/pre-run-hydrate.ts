@@ -1,0 +1,110 @@
+import { normalizeScope, parseInput, type MemoryContextBundle } from '@memplane/core';
+import type { MemoryBinding, ResolvedMemoryBinding } from '../bindings/memory-binding';
+import { resolveBinding } from '../bindings/resolve-binding';
+import type { MemoryCallContext } from '../runtime/call-context';
+import { createRecordOperations } from '../runtime/record-operations';
+import type { ServiceInternals } from '../service/service-internals';
+import { buildPreamble } from './build-preamble';
+import { deliverWithTimeout, isImmediatelyRetryable } from './deliver-with-timeout';
+import { deliveryEntry, notifySubscribers, recordDeliveries, startFiring, type MemoryHookReport, type SubscriberTable } from './hook-firing';
+import { preRunHydrateInputSchema, type PreRunHydrateInput } from './hook-inputs';
+
+/** What `pre_run_hydrate` recalled: the bundle and a ready preamble, within the caps. */
+export interface PreRunHydration extends MemoryHookReport {
+  /** How the binding was chosen: the agent's override or the company default. */
+  resolvedBy?: ResolvedMemoryBinding['resolvedBy'];
+  /** The snippets shown in the preamble (after the caps), with the provider's profile summary and usage. */
+  bundle: MemoryContextBundle;
+  /** Ready to put before the agent's prompt; empty when nothing was recalled or recall failed. */
+  preamble: string;
+  /** Whether snippets or characters were left out to keep within the caps. */
+  truncated: boolean;
+}
+
+/**
+ * `pre_run_hydrate`: queries the agent's binding with intent `agent_preamble` and builds the
+ * preamble. A failing or slow provider gives an empty preamble and a failed delivery, never an
+ * error, so the run always starts.
+ */
+export async function preRunHydrate(
+  internals: ServiceInternals,
+  subscribers: SubscriberTable,
+  context: MemoryCallContext,
+  input: PreRunHydrateInput,
+): Promise<PreRunHydration> {
+  const valid = parseInput(preRunHydrateInputSchema, input, 'pre_run_hydrate input', 'input');
+  const limits = { ...internals.hydration, ...valid.limits };
+  const firing = await startFiring(internals, context, 'pre_run_hydrate', {
+    actorAgentId: valid.agentId,
+    heartbeatRunId: valid.heartbeatRunId,
+  });
+  const { companyId, hook } = firing;
+  const scope = normalizeScope({ ...valid.scope, companyId });
+  const hydration: PreRunHydration = {
+    hookId: hook.hookId,
+    hookKind: hook.hookKind,
+    companyId,
+    deliveries: [],
+    bundle: { snippets: [] },
+    preamble: '',
+    truncated: false,
+  };
+
+  let binding: MemoryBinding | undefined;
+  try {
+    const resolved = await resolveBinding(internals.store, companyId, valid.agentId);
+    binding = resolved.binding;
+    hydration.resolvedBy = resolved.resolvedBy;
+    hydration.bindingKey = binding.key;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    hydration.deliveries.push(deliveryEntry(internals, firing, 'binding:(none)', { status: 'failed', attempts: 1, error: message, latencyMs: 0 }));
+  }
+
+  if (binding !== undefined) {
+    const records = createRecordOperations(internals, firing.context);
+    const outcome = await deliverWithTimeout(
+      () =>
+        records.query({
+          bindingKey: binding.key,
+          scope,
+          query: valid.query,
+          topK: limits.maxSnippets,
+          intent: 'agent_preamble',
+        }),
+      {
+        timeoutMs: valid.timeoutMs ?? internals.hookTimeoutMs,
+        maxAttempts: internals.hookMaxAttempts,
+        receiver: `binding:${binding.key}`,
+        shouldRetry: isImmediatelyRetryable,
+      },
+    );
+    if (outcome.value !== undefined) {
+      const { operationId, bindingKey: _key, providerId: _provider, ...bundle } = outcome.value;
+      const built = buildPreamble(bundle, limits);
+      hydration.operationId = operationId;
+      hydration.bundle = { ...bundle, snippets: built.snippets };
+      hydration.preamble = built.preamble;
+      hydration.truncated = built.truncated;
+    }
+    hydration.deliveries.push(
+      deliveryEntry(internals, firing, `binding:${binding.key}`, outcome, {
+        bindingId: binding.id,
+        ...(hydration.operationId === undefined ? {} : { operationId: hydration.operationId }),
+      }),
+    );
+  }
+
+  hydration.deliveries.push(
+    ...(await notifySubscribers(internals, subscribers, firing, {
+      hook,
+      companyId,
+      scope,
+      query: valid.query,
+      bundle: hydration.bundle,
+      ...(binding === undefined ? {} : { bindingKey: binding.key, providerId: binding.providerId }),
+    })),
+  );
+  await recordDeliveries(internals, hydration.deliveries);
+  return hydration;
+}

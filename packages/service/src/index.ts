@@ -1,0 +1,111 @@
+export { createMemoryService, type MemoryService, type MemoryServiceProviders } from './service/create-memory-service';
+export type { MemoryHydrationLimits, MemoryServiceSettings } from './service/memory-service-settings';
+export type { MemoryServiceMetrics } from './service/service-internals';
+
+export { parseActor, referenceOf, type MemoryActor, type MemoryActorKind, type MemoryActorReference } from './actor/memory-actor';
+export type { MemoryCallContext } from './runtime/call-context';
+export {
+  defaultAuthorize,
+  runtimeOperations,
+  type MemoryAuthorize,
+  type MemoryPolicyDecision,
+  type MemoryServiceOperation,
+} from './policy/memory-policy';
+export { MemoryAccessDeniedError } from './errors/memory-access-denied-error';
+export { MemoryBindingNotFoundError } from './errors/memory-binding-not-found-error';
+
+export {
+  noCaptureHooks,
+  type MemoryBinding,
+  type MemoryBindingHookSettings,
+  type MemoryBindingTarget,
+  type MemoryBindingTargetType,
+  type ResolvedMemoryBinding,
+} from './bindings/memory-binding';
+export { isSecretReference, type SecretReference, type SecretResolver } from './bindings/secret-reference';
+export type { MemoryControlPlane } from './control/memory-control-plane';
+export type { CreateMemoryBindingInput, MemoryBindingTargetInput, UpdateMemoryBindingInput } from './control/binding-input';
+
+export type {
+  MemoryProviderBuildContext,
+  MemoryProviderDescription,
+  MemoryProviderFactory,
+  MemoryProviderOrigin,
+} from './providers/memory-provider-factory';
+export { markdownProviderFactory, memoryProviderFactory } from './providers/built-in-providers';
+export { hostedProviderPackages, type HostedProviderPackage, type ProviderModuleLoader } from './providers/hosted-providers';
+export { secretReferenceSchema } from './providers/secret-reference-schema';
+
+export type { MemoryRuntime } from './runtime/memory-runtime';
+export type { MemoryServiceResult } from './runtime/record-operations';
+export type { MemoryExtractionRefresh } from './runtime/job-operations';
+export type { MemoryOperationReceipt } from './runtime/run-operation';
+export type {
+  MemoryServiceScope,
+  MemoryServiceSourceRef,
+  ServiceCaptureRequest,
+  ServiceCorrectRequest,
+  ServiceForgetRequest,
+  ServiceGetRequest,
+  ServiceJobListRequest,
+  ServiceListRequest,
+  ServiceProfileRequest,
+  ServiceProviderJobListRequest,
+  ServiceQueryRequest,
+  ServiceRecordWriteRequest,
+  ServiceRefreshJobsRequest,
+  ServiceRetryJobRequest,
+} from './runtime/runtime-requests';
+export type { MemoryCostEvent, MemoryCostEventRecorder } from './runtime/usage-attribution';
+
+export { memoryHookKinds, type MemoryHooks } from './hooks/memory-hooks';
+export type { MemoryHookDelivery, MemoryHookReport, MemoryHookSubscriber } from './hooks/hook-firing';
+export type { MemoryCaptureHookReport } from './hooks/capture-hooks';
+export type { PreRunHydration } from './hooks/pre-run-hydrate';
+export { buildPreamble, preambleHeader, type BuiltPreamble } from './hooks/build-preamble';
+export type {
+  IssueCommentCaptureInput,
+  IssueDocumentCaptureInput,
+  ManualCaptureInput,
+  PostRunCaptureInput,
+  PreRunHydrateInput,
+} from './hooks/hook-inputs';
+
+export {
+  createMemoryTools,
+  type MemoryToolContext,
+  type MemoryToolDefinition,
+  type MemoryToolHost,
+  type MemoryToolResult,
+} from './tools/memory-tools';
+export { fromToolRecordId, toToolRecordId } from './tools/memory-tool-schemas';
+
+export type {
+  MemoryBindingOperationCounts,
+  MemoryExplorer,
+  MemoryHookDeliveryQuery,
+  MemoryOperationQuery,
+} from './explorer/memory-explorer';
+export type { MemoryExplorerPage } from './explorer/explorer-pages';
+
+export type { MemoryServiceStore } from './store/memory-service-store';
+export type {
+  MemoryActivityAction,
+  MemoryActivityEntry,
+  MemoryExtractionJobEntry,
+  MemoryExtractionJobFilter,
+  MemoryHookDeliveryEntry,
+  MemoryHookDeliveryFilter,
+  MemoryHookDeliveryStatus,
+  MemoryOperationCount,
+  MemoryOperationEntry,
+  MemoryOperationFilter,
+  MemoryOperationStatus,
+  MemoryOperationType,
+  MemoryStorePage,
+  MemoryStorePageRequest,
+} from './store/memory-service-records';
+export { createSqliteMemoryServiceStore, type SqliteMemoryServiceStoreSettings } from './store/sqlite/sqlite-memory-service-store';
+export { sqliteMigrations, type SqliteMigration } from './store/sqlite/sqlite-migrations';
+
+export { VERSION } from './version';

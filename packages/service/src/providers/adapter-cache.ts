@@ -1,0 +1,105 @@
+import { join } from 'node:path';
+import { MemoryConfigurationError, stableStringify, type MemoryAdapter } from '@memplane/core';
+import type { MemoryBinding } from '../bindings/memory-binding';
+import { assertNoPlainSecrets, resolveSecrets, type SecretSources } from '../bindings/secret-reference';
+import type { MemoryProviderRegistry } from './provider-registry';
+
+/** Adapter instances per binding, rebuilt when the binding's provider or config changes. */
+export interface AdapterCache {
+  /** The adapter of the binding, built on first use and whenever its provider or config changed. */
+  adapterFor(binding: MemoryBinding): Promise<MemoryAdapter>;
+  /** Builds an adapter without caching it (to read a manifest before a binding is saved). */
+  build(binding: MemoryBinding): Promise<MemoryAdapter>;
+  /** Forgets the adapters of one provider, or all; they are rebuilt on next use. */
+  invalidate(providerId?: string): void;
+  /** Closes every adapter built so far that has a `close()` (the markdown adapter's index). */
+  closeAll(): Promise<void>;
+}
+
+interface CacheEntry {
+  revision: number;
+  fingerprint: string;
+  providerId: string;
+  adapter: Promise<MemoryAdapter>;
+}
+
+// File names derived from ids: anything outside a safe set is escaped, so ids never form paths.
+function safeSegment(value: string): string {
+  return encodeURIComponent(value).replace(/\./g, '%2E');
+}
+
+const fingerprintOf = (binding: MemoryBinding) => `${binding.providerId}\u0000${stableStringify(binding.config)}`;
+
+/** Creates the cache. */
+export function createAdapterCache(options: {
+  registry: MemoryProviderRegistry;
+  secrets: SecretSources;
+  dataDirectory: string | undefined;
+}): AdapterCache {
+  const entries = new Map<string, CacheEntry>();
+  // Replaced adapters may still serve calls in flight, so they are only closed with the service.
+  const built = new Set<Promise<MemoryAdapter>>();
+
+  async function build(binding: MemoryBinding): Promise<MemoryAdapter> {
+    const factory = options.registry.get(binding.providerId);
+    if (factory === undefined) {
+      throw new MemoryConfigurationError({
+        message: `Binding "${binding.key}" names provider "${binding.providerId}", which is not registered.`,
+      });
+    }
+    assertNoPlainSecrets(binding.config, factory.secretFields);
+    const config = await resolveSecrets(binding.config, options.secrets, { companyId: binding.companyId, bindingKey: binding.key });
+    const adapter = await factory.create(config, {
+      companyId: binding.companyId,
+      bindingId: binding.id,
+      bindingKey: binding.key,
+      dataDirectory: options.dataDirectory,
+      bindingDirectory:
+        options.dataDirectory === undefined
+          ? undefined
+          : join(options.dataDirectory, safeSegment(binding.providerId), safeSegment(binding.companyId), safeSegment(binding.id)),
+    });
+    if (typeof adapter !== 'object' || adapter === null || typeof adapter.query !== 'function') {
+      throw new MemoryConfigurationError({ message: `Provider "${binding.providerId}" did not return a MemoryAdapter.` });
+    }
+    return adapter;
+  }
+
+  return {
+    build,
+    adapterFor(binding) {
+      const entry = entries.get(binding.id);
+      if (entry !== undefined && entry.revision === binding.revision) return entry.adapter;
+      const fingerprint = fingerprintOf(binding);
+      if (entry !== undefined && entry.fingerprint === fingerprint) {
+        // Only the key, the enabled flag or the hooks changed: the adapter stays.
+        entry.revision = binding.revision;
+        return entry.adapter;
+      }
+      const adapter = build(binding);
+      built.add(adapter);
+      entries.set(binding.id, { revision: binding.revision, fingerprint, providerId: binding.providerId, adapter });
+      // A failed build is not cached: the next call tries again (the secret may be set by then).
+      adapter.catch(() => {
+        built.delete(adapter);
+        if (entries.get(binding.id)?.adapter === adapter) entries.delete(binding.id);
+      });
+      return adapter;
+    },
+    invalidate(providerId) {
+      for (const [bindingId, entry] of entries) {
+        if (providerId === undefined || entry.providerId === providerId) entries.delete(bindingId);
+      }
+    },
+    async closeAll() {
+      const adapters = await Promise.allSettled([...built]);
+      built.clear();
+      entries.clear();
+      for (const settled of adapters) {
+        if (settled.status !== 'fulfilled') continue;
+        const closable = settled.value as MemoryAdapter & { close?: () => unknown };
+        if (typeof closable.close === 'function') await closable.close();
+      }
+    },
+  };
+}

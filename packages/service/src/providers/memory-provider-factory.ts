@@ -1,0 +1,60 @@
+import type { MemoryAdapter, MemoryAdapterCapabilities } from '@memplane/core';
+import type { z } from 'zod';
+
+/** What a factory learns about the binding it builds an adapter for. */
+export interface MemoryProviderBuildContext {
+  /** The binding's company. */
+  companyId: string;
+  /** The binding's id. */
+  bindingId: string;
+  /** The binding's key. */
+  bindingKey: string;
+  /**
+   * A folder reserved for this binding (`<dataDirectory>/<providerId>/<company>/<binding>`), or
+   * undefined when the service has no `dataDirectory`. Local providers keep their files there.
+   */
+  bindingDirectory: string | undefined;
+  /** The service's data directory, when it has one. */
+  dataDirectory: string | undefined;
+}
+
+/**
+ * Builds adapters for one provider id. Built-ins (`memory`, `markdown`), the hosted adapters
+ * (`mem0`, `supermemory`, `agentcore`, loaded on first use) and plugins all plug in through
+ * this shape, so adding a provider never changes the service.
+ */
+export interface MemoryProviderFactory {
+  /** The provider id bindings name, such as `markdown`. Lowercase letters, digits and dashes. */
+  providerId: string;
+  /** One line for operators choosing a provider. */
+  description: string;
+  /**
+   * Validates a binding config (with secrets still as references) when a binding is created or
+   * changed. Failures become `MemoryValidationError` naming `config.<field>`. Default: any JSON object.
+   */
+  configSchema?: z.ZodType;
+  /** Dotted config paths that hold secrets; a plain value there is refused. `apiKey`-like keys are refused anyway. */
+  secretFields?: readonly string[];
+  /**
+   * The capability manifest of every adapter this factory builds, when it is static. Without
+   * it, the service builds an adapter when a binding is saved and reads its manifest.
+   */
+  capabilities?: MemoryAdapterCapabilities;
+  /** Like `capabilities`, for factories that must load something first (a hosted adapter package). */
+  loadCapabilities?(): Promise<MemoryAdapterCapabilities | undefined>;
+  /** Builds the adapter from the config, secrets already resolved. May be async (to load an SDK). */
+  create(config: Record<string, unknown>, context: MemoryProviderBuildContext): MemoryAdapter | Promise<MemoryAdapter>;
+}
+
+/** Where a registered provider came from. */
+export type MemoryProviderOrigin = 'built-in' | 'hosted' | 'registered';
+
+/** A provider as `service.providers.list()` describes it. */
+export interface MemoryProviderDescription {
+  /** The provider id. */
+  providerId: string;
+  /** One line about it. */
+  description: string;
+  /** Built into the service, a hosted adapter package loaded on first use, or registered by the host. */
+  origin: MemoryProviderOrigin;
+}

@@ -1,0 +1,66 @@
+import { MemoryConfigurationError, MemoryValidationError } from '@memplane/core';
+import { builtInProviderFactories } from './built-in-providers';
+import { createHostedProviderFactory, hostedProviderPackages, type ProviderModuleLoader } from './hosted-providers';
+import type { MemoryProviderDescription, MemoryProviderFactory, MemoryProviderOrigin } from './memory-provider-factory';
+
+const providerIdPattern = /^[a-z][a-z0-9-]{0,63}$/;
+
+/** The provider registry of one service: factories by provider id. */
+export interface MemoryProviderRegistry {
+  /**
+   * Registers a factory (a plugin, or a host's own build of a built-in). Registering an id
+   * that exists throws `MemoryConfigurationError` unless `replace` is true; existing bindings
+   * pick the new factory up the next time their adapter is built.
+   */
+  register(factory: MemoryProviderFactory, options?: { replace?: boolean }): void;
+  /** The factory of a provider id, or undefined. */
+  get(providerId: string): MemoryProviderFactory | undefined;
+  /** The factory of a provider id, or `MemoryValidationError` naming `providerId`. */
+  require(providerId: string): MemoryProviderFactory;
+  /** Every provider, sorted by id. */
+  list(): MemoryProviderDescription[];
+}
+
+/** Creates a registry holding the built-ins and the hosted adapters (loaded on first use). */
+export function createProviderRegistry(loadModule?: ProviderModuleLoader): MemoryProviderRegistry {
+  const entries = new Map<string, { factory: MemoryProviderFactory; origin: MemoryProviderOrigin }>();
+  for (const factory of builtInProviderFactories) entries.set(factory.providerId, { factory, origin: 'built-in' });
+  for (const hosted of hostedProviderPackages) {
+    entries.set(hosted.providerId, { factory: createHostedProviderFactory(hosted, loadModule), origin: 'hosted' });
+  }
+
+  return {
+    register(factory, options = {}) {
+      if (typeof factory !== 'object' || factory === null || typeof factory.create !== 'function') {
+        throw new MemoryValidationError({ target: 'provider factory', issues: [{ path: 'factory.create', message: 'must be a function' }] });
+      }
+      if (!providerIdPattern.test(factory.providerId)) {
+        throw new MemoryValidationError({
+          target: 'provider factory',
+          issues: [{ path: 'factory.providerId', message: 'must be 1 to 64 of a-z, 0-9 and -, starting with a letter' }],
+        });
+      }
+      if (entries.has(factory.providerId) && options.replace !== true) {
+        throw new MemoryConfigurationError({
+          message: `Provider "${factory.providerId}" is already registered; pass { replace: true } to replace it.`,
+        });
+      }
+      entries.set(factory.providerId, { factory, origin: 'registered' });
+    },
+    get: (providerId) => entries.get(providerId)?.factory,
+    require(providerId) {
+      const entry = entries.get(providerId);
+      if (entry === undefined) {
+        throw new MemoryValidationError({
+          target: 'binding',
+          issues: [{ path: 'providerId', message: `unknown provider "${providerId}"; known: ${[...entries.keys()].sort().join(', ')}` }],
+        });
+      }
+      return entry.factory;
+    },
+    list: () =>
+      [...entries.values()]
+        .map(({ factory, origin }) => ({ providerId: factory.providerId, description: factory.description, origin }))
+        .sort((left, right) => left.providerId.localeCompare(right.providerId)),
+  };
+}

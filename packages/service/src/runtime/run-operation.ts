@@ -1,0 +1,226 @@
+import { performance } from 'node:perf_hooks';
+import {
+  MemoryApiCallError,
+  MemoryError,
+  normalizeScope,
+  type MemoryAdapter,
+  type MemoryHookContext,
+  type MemoryScope,
+  type MemorySourceRef,
+  type MemoryUsage,
+  type MemoryWarning,
+} from '@memplane/core';
+import { ownCompanyOf, referenceOf } from '../actor/memory-actor';
+import type { MemoryBinding } from '../bindings/memory-binding';
+import { resolveBinding } from '../bindings/resolve-binding';
+import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
+import { MemoryBindingNotFoundError } from '../errors/memory-binding-not-found-error';
+import { toDecision, type MemoryServiceOperation } from '../policy/memory-policy';
+import type { ServiceInternals } from '../service/service-internals';
+import type { MemoryOperationEntry, MemoryOperationType } from '../store/memory-service-records';
+import { companyOfCall, type MemoryCallContext } from './call-context';
+import { attributionModeOf, hasBillableCounters } from './usage-attribution';
+
+/** What an operation needs before it can run: its validated request, reduced to what the service reads. */
+export interface PreparedOperation {
+  /** The scope the caller asked for, without the company (or with it, checked against the caller's). */
+  scope: Partial<MemoryScope>;
+  /** Company ids named anywhere in the request (scope, source); all must be the caller's company. */
+  namedCompanyIds: Array<string | undefined>;
+  /** The binding key the caller named, if any. */
+  bindingKey?: string;
+  /**
+   * Finds the binding id to use instead of resolution (retrying a job runs through the binding
+   * that ran it). Called after the policy allowed the call, inside the caller's company.
+   */
+  locateBinding?: (companyId: string) => Promise<string>;
+  /** The agent to resolve for, when it is not the scope's. */
+  resolutionAgentId?: string;
+  /** The provenance, company filled in later. */
+  source?: Omit<MemorySourceRef, 'companyId'> & { companyId?: string };
+  /** The hook that caused the operation. */
+  hook?: MemoryHookContext;
+  /** Small facts for the log (never record text). */
+  details?: Record<string, unknown>;
+}
+
+/** What the adapter call produced, for the caller and the log. */
+export interface OperationOutcome<Result> {
+  result: Result;
+  usage?: MemoryUsage[];
+  warnings?: MemoryWarning[];
+  recordIds?: string[];
+  resultCount?: number;
+  dropped?: number;
+}
+
+/** What an operation's body receives. */
+export interface OperationInput {
+  adapter: MemoryAdapter;
+  binding: MemoryBinding;
+  scope: MemoryScope;
+  source: MemorySourceRef | undefined;
+  operationId: string;
+}
+
+/** What every operation returns besides its result. */
+export interface MemoryOperationReceipt {
+  /** The id of the operation log entry; link cost events to it. */
+  operationId: string;
+  /** The binding the operation ran through. */
+  bindingKey: string;
+  /** The provider of that binding. */
+  providerId: string;
+}
+
+const maximumLoggedIds = 100;
+const maximumLoggedWarnings = 20;
+
+function toServiceError(error: unknown, binding: MemoryBinding | undefined): unknown {
+  if (MemoryError.isInstance(error)) return error;
+  // A provider (a plugin) threw something outside the error hierarchy: callers still get a typed error.
+  const message = error instanceof Error ? error.message : String(error);
+  return new MemoryApiCallError({
+    message: `Provider ${binding?.providerId ?? '(unresolved)'} failed: ${message}`,
+    cause: error,
+    isRetryable: false,
+  });
+}
+
+/**
+ * Runs one operation the way every runtime operation runs: the company from the caller, the
+ * policy, resolution, the adapter call, the result checks, attribution and one log entry,
+ * written whether the operation succeeded or not.
+ */
+export async function runOperation<Result>(
+  internals: ServiceInternals,
+  context: MemoryCallContext,
+  operation: MemoryOperationType,
+  policyOperation: MemoryServiceOperation,
+  prepare: () => PreparedOperation,
+  execute: (input: OperationInput) => Promise<OperationOutcome<Result>>,
+): Promise<{ result: Result; receipt: MemoryOperationReceipt }> {
+  const started = performance.now();
+  const createdAt = internals.now();
+  const operationId = internals.createId('op');
+  let prepared: PreparedOperation | undefined;
+  let companyId: string | undefined;
+  let scope: MemoryScope | undefined;
+  let binding: MemoryBinding | undefined;
+  internals.counters.operations += 1;
+
+  const log = (entry: Partial<MemoryOperationEntry> & Pick<MemoryOperationEntry, 'status' | 'usage' | 'warnings' | 'droppedOutOfScope'>) => {
+    const logCompany = companyId;
+    if (logCompany === undefined) return Promise.resolve();
+    const source = prepared?.source === undefined ? undefined : { ...prepared.source, companyId: logCompany };
+    const full: MemoryOperationEntry = {
+      id: operationId,
+      companyId: logCompany,
+      operation,
+      actor: referenceOf(context.actor),
+      scope: scope ?? { companyId: logCompany },
+      latencyMs: performance.now() - started,
+      createdAt,
+      ...(binding === undefined ? {} : { bindingId: binding.id, bindingKey: binding.key, providerId: binding.providerId }),
+      ...(source === undefined ? {} : { source: source as MemorySourceRef }),
+      ...(prepared?.hook === undefined ? {} : { hookKind: prepared.hook.hookKind, hookId: prepared.hook.hookId }),
+      ...(context.heartbeatRunId === undefined ? {} : { heartbeatRunId: context.heartbeatRunId }),
+      ...(prepared?.details === undefined ? {} : { details: prepared.details }),
+      ...entry,
+    };
+    return internals.logWriter.append(full);
+  };
+
+  try {
+    try {
+      prepared = prepare();
+    } finally {
+      // Even a malformed request is logged, under the caller's own company when there is one.
+      companyId = ownCompanyOf(context.actor) ?? context.companyId;
+    }
+    const source = prepared.source;
+    companyId = companyOfCall(context, policyOperation, [...prepared.namedCompanyIds, source?.companyId]);
+    scope = normalizeScope({ ...prepared.scope, companyId });
+    let decision;
+    try {
+      decision = toDecision(await internals.authorize(context.actor, policyOperation, scope));
+    } catch (cause) {
+      // A policy that throws refuses.
+      decision = { allowed: false, reason: `the policy failed: ${cause instanceof Error ? cause.message : String(cause)}` };
+    }
+    if (!decision.allowed) {
+      throw new MemoryAccessDeniedError({ operation: policyOperation, companyId, reason: decision.reason ?? 'refused by the policy' });
+    }
+    if (prepared.locateBinding !== undefined) {
+      const located = await internals.store.getBindingById(companyId, await prepared.locateBinding(companyId));
+      if (located === undefined || !located.enabled) throw new MemoryBindingNotFoundError({ companyId, bindingKey: located?.key ?? '(removed)' });
+      binding = located;
+    }
+    binding ??= (
+      await resolveBinding(internals.store, companyId, prepared.resolutionAgentId ?? scope.agentId, prepared.bindingKey)
+    ).binding;
+    const adapter = await internals.adapters.adapterFor(binding);
+    const outcome = await execute({
+      adapter,
+      binding,
+      scope,
+      source: source === undefined ? undefined : ({ ...source, companyId } as MemorySourceRef),
+      operationId,
+    });
+    const usage = outcome.usage ?? [];
+    const dropped = outcome.dropped ?? 0;
+    internals.counters.droppedOutOfScope += dropped;
+    const attributionMode = attributionModeOf(context.attributionMode, usage, context.heartbeatRunId);
+    let costEventId = context.costEventId;
+    if (costEventId === undefined && attributionMode === 'billed_directly' && internals.recordCostEvent !== undefined) {
+      const billable = usage.filter(hasBillableCounters);
+      if (billable.length > 0) {
+        try {
+          costEventId = await internals.recordCostEvent({
+            operationId,
+            companyId,
+            bindingKey: binding.key,
+            providerId: binding.providerId,
+            usage: billable,
+            ...(scope.agentId === undefined ? {} : { agentId: scope.agentId }),
+            ...(scope.issueId === undefined ? {} : { issueId: scope.issueId }),
+            ...(scope.runId === undefined ? {} : { runId: scope.runId }),
+            ...(context.heartbeatRunId === undefined ? {} : { heartbeatRunId: context.heartbeatRunId }),
+          });
+        } catch (error) {
+          internals.reportBackgroundError(error, 'recordCostEvent');
+        }
+      }
+    }
+    await log({
+      status: 'succeeded',
+      usage,
+      attributionMode,
+      warnings: (outcome.warnings ?? []).slice(0, maximumLoggedWarnings),
+      droppedOutOfScope: dropped,
+      ...(costEventId === undefined ? {} : { costEventId }),
+      ...(outcome.recordIds === undefined ? {} : { recordIds: outcome.recordIds.slice(0, maximumLoggedIds) }),
+      ...(outcome.resultCount === undefined ? {} : { resultCount: outcome.resultCount }),
+    });
+    return { result: outcome.result, receipt: { operationId, bindingKey: binding.key, providerId: binding.providerId } };
+  } catch (caught) {
+    const error = toServiceError(caught, binding);
+    internals.counters.failedOperations += 1;
+    if (MemoryAccessDeniedError.isInstance(error)) {
+      internals.counters.deniedOperations += 1;
+      companyId ??= error.companyId;
+    }
+    const code = MemoryError.isInstance(error) ? error.code : 'MEMORY_API_CALL';
+    const message = error instanceof Error ? error.message : String(error);
+    await log({
+      status: 'failed',
+      errorCode: code,
+      errorMessage: message.slice(0, 2000),
+      usage: [],
+      warnings: [],
+      droppedOutOfScope: 0,
+      ...(context.costEventId === undefined ? {} : { costEventId: context.costEventId }),
+    });
+    throw error;
+  }
+}

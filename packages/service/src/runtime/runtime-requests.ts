@@ -1,0 +1,115 @@
+import {
+  identifierSchema,
+  memoryCaptureRequestSchema,
+  memoryCorrectionPatchSchema,
+  memoryListRequestSchema,
+  memoryQueryRequestSchema,
+  memoryRecordHandleSchema,
+  memoryRecordWriteRequestSchema,
+  memoryScopeSchema,
+  memorySourceRefSchema,
+  type MemoryCaptureRequest,
+  type MemoryCorrectionPatch,
+  type MemoryExtractionJobStatus,
+  type MemoryHookKind,
+  type MemoryListRequest,
+  type MemoryQueryRequest,
+  type MemoryRecordHandle,
+  type MemoryRecordWriteRequest,
+  type MemoryScope,
+  type MemorySourceRef,
+} from '@memplane/core';
+import { z } from 'zod';
+
+/** A scope as callers of the service give it: the company is optional and, when set, must be the caller's. */
+export type MemoryServiceScope = Omit<MemoryScope, 'companyId'> & { companyId?: string };
+
+/** A source as callers of the service give it: the company is filled from the caller. */
+export type MemoryServiceSourceRef = Omit<MemorySourceRef, 'companyId'> & { companyId?: string };
+
+/**
+ * The binding is resolved unless `bindingKey` names one; the scope defaults to the whole
+ * company (`{}`), and its company comes from the caller.
+ */
+interface ServiceEnvelope {
+  /** A binding of the caller's company to use instead of resolution. */
+  bindingKey?: string;
+  /** The scope; the company is the caller's. Default: the whole company. */
+  scope?: MemoryServiceScope;
+}
+
+/** `capture` through the service. */
+export type ServiceCaptureRequest = Omit<MemoryCaptureRequest, 'bindingKey' | 'scope' | 'source'> &
+  ServiceEnvelope & { source: MemoryServiceSourceRef };
+/** `upsertRecords` through the service. */
+export type ServiceRecordWriteRequest = Omit<MemoryRecordWriteRequest, 'bindingKey' | 'scope' | 'source'> &
+  ServiceEnvelope & { source?: MemoryServiceSourceRef };
+/** `query` through the service. */
+export type ServiceQueryRequest = Omit<MemoryQueryRequest, 'bindingKey' | 'scope'> & ServiceEnvelope;
+/** `list` through the service. */
+export type ServiceListRequest = Omit<MemoryListRequest, 'bindingKey' | 'scope'> & ServiceEnvelope;
+/** `get` through the service. */
+export type ServiceGetRequest = ServiceEnvelope & { handle: MemoryRecordHandle };
+/** `forget` through the service. */
+export type ServiceForgetRequest = ServiceEnvelope & { handles: MemoryRecordHandle[] };
+/** `correct` through the service. */
+export type ServiceCorrectRequest = ServiceEnvelope & { handle: MemoryRecordHandle; patch: MemoryCorrectionPatch };
+/** `profile` through the service. */
+export type ServiceProfileRequest = ServiceEnvelope;
+/** The provider's own extraction job listing, through the service. */
+export type ServiceProviderJobListRequest = ServiceEnvelope & { cursor?: string };
+/** Re-drives a failed extraction job the service knows (by its `job_…` id). */
+export interface ServiceRetryJobRequest {
+  /** The service's job id. */
+  jobId: string;
+}
+/** Polls the provider for the jobs the service holds as queued or running. */
+export interface ServiceRefreshJobsRequest {
+  /** Only the jobs of this binding. Default: every binding of the company. */
+  bindingKey?: string;
+  /** At most this many jobs are polled. Default 50, at most 500. */
+  limit?: number;
+}
+
+const serviceScopeSchema = memoryScopeSchema.partial({ companyId: true });
+const serviceSourceSchema = memorySourceRefSchema.partial({ companyId: true });
+const envelope = { bindingKey: identifierSchema.optional(), scope: serviceScopeSchema.optional() };
+
+export const serviceCaptureRequestSchema = memoryCaptureRequestSchema.extend({ ...envelope, source: serviceSourceSchema });
+export const serviceRecordWriteRequestSchema = memoryRecordWriteRequestSchema.extend({
+  ...envelope,
+  source: serviceSourceSchema.optional(),
+});
+export const serviceQueryRequestSchema = memoryQueryRequestSchema.extend(envelope);
+export const serviceListRequestSchema = memoryListRequestSchema.extend(envelope);
+export const serviceGetRequestSchema = z.strictObject({ ...envelope, handle: memoryRecordHandleSchema });
+export const serviceForgetRequestSchema = z.strictObject({
+  ...envelope,
+  handles: z.array(memoryRecordHandleSchema).min(1).max(1000),
+});
+export const serviceCorrectRequestSchema = z.strictObject({
+  ...envelope,
+  handle: memoryRecordHandleSchema,
+  patch: memoryCorrectionPatchSchema,
+});
+export const serviceProfileRequestSchema = z.strictObject(envelope);
+export const serviceProviderJobListRequestSchema = z.strictObject({ ...envelope, cursor: z.string().min(1).max(4096).optional() });
+export const serviceRetryJobRequestSchema = z.strictObject({ jobId: identifierSchema });
+export const serviceRefreshJobsRequestSchema = z.strictObject({
+  bindingKey: identifierSchema.optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+});
+
+/** Filters of the service's extraction job listing. */
+export interface ServiceJobListRequest {
+  /** Only this binding. */
+  bindingKey?: string;
+  /** Only these statuses. */
+  statuses?: MemoryExtractionJobStatus[];
+  /** Only jobs caused by this hook. */
+  hookKind?: MemoryHookKind;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string;
+  /** Page size, default 50, at most 200. */
+  limit?: number;
+}

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { createCursorCodec, MemoryConfigurationError } from '@memplane/core';
+import { createOperationLogWriter } from '../audit/operation-log-writer';
+import { createMemoryControlPlane, type MemoryControlPlane } from '../control/memory-control-plane';
+import { createMemoryExplorer, type MemoryExplorer } from '../explorer/memory-explorer';
+import { createMemoryHooks, type MemoryHooks } from '../hooks/memory-hooks';
+import { defaultAuthorize } from '../policy/memory-policy';
+import { createAdapterCache } from '../providers/adapter-cache';
+import type { MemoryProviderDescription, MemoryProviderFactory } from '../providers/memory-provider-factory';
+import { createProviderRegistry } from '../providers/provider-registry';
+import { parseCallContext, type MemoryCallContext } from '../runtime/call-context';
+import { createMemoryRuntime, type MemoryRuntime } from '../runtime/memory-runtime';
+import type { MemoryServiceStore } from '../store/memory-service-store';
+import { createSqliteMemoryServiceStore } from '../store/sqlite/sqlite-memory-service-store';
+import { validateMemoryServiceSettings, type MemoryServiceSettings } from './memory-service-settings';
+import type { MemoryServiceMetrics, ServiceInternals } from './service-internals';
+
+/** The providers of a service: list them, register plugins. */
+export interface MemoryServiceProviders {
+  /** Every provider bindings can name. */
+  list(): MemoryProviderDescription[];
+  /**
+   * Registers a provider factory (a plugin). With `replace`, replaces a provider and rebuilds
+   * the adapters of its bindings on their next use.
+   */
+  register(factory: MemoryProviderFactory, options?: { replace?: boolean }): void;
+}
+
+/**
+ * The memory service: the platform side of memory. It owns bindings, resolution, policy,
+ * hooks, provenance and attribution; providers own extraction, ranking and storage.
+ */
+export interface MemoryService {
+  /** The control plane for one caller: bindings, targets, resolution, activity. */
+  control(context: MemoryCallContext): MemoryControlPlane;
+  /** The runtime API for one caller: capture, upsertRecords, query, list, get, forget, correct, profile, jobs. */
+  runtime(context: MemoryCallContext): MemoryRuntime;
+  /** The operator's explorer for one caller: operations, counts, hook deliveries, extraction jobs. */
+  explorer(context: MemoryCallContext): MemoryExplorer;
+  /** The hook registry and the five hooks. */
+  readonly hooks: MemoryHooks;
+  /** The provider registry. */
+  readonly providers: MemoryServiceProviders;
+  /** The store the service runs on. */
+  readonly store: MemoryServiceStore;
+  /** Counters since start. */
+  metrics(): MemoryServiceMetrics;
+  /** Writes every pending operation log entry. */
+  flush(): Promise<void>;
+  /** Flushes the log, closes the adapters that can be closed, then the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the memory service. With no settings it runs on an in-memory SQLite store with the
+ * built-in providers (`memory`, `markdown`) and the hosted ones (`mem0`, `supermemory`,
+ * `agentcore`, loaded from their packages on first use). The store is migrated before this
+ * resolves.
+ *
+ * @example
+ * ```ts
+ * const service = await createMemoryService({ store: createSqliteMemoryServiceStore({ filename: 'memory.db' }), dataDirectory: './memory' });
+ * const admin = service.control({ actor: { kind: 'company', companyId: 'acme' } });
+ * await admin.createBinding({ key: 'default', providerId: 'markdown' });
+ * await admin.setTarget({ targetType: 'company' }, 'default');
+ * const memory = service.runtime({ actor: { kind: 'agent', companyId: 'acme', agentId: 'planner' } });
+ * await memory.query({ query: 'when do we deploy?' });
+ * ```
+ */
+export async function createMemoryService(settings: MemoryServiceSettings = {}): Promise<MemoryService> {
+  validateMemoryServiceSettings(settings);
+  const store = settings.store ?? createSqliteMemoryServiceStore();
+  await store.migrate();
+  const registry = createProviderRegistry(settings.loadProviderModule);
+  const dataDirectory = settings.dataDirectory === undefined ? undefined : resolve(settings.dataDirectory);
+  const adapters = createAdapterCache({
+    registry,
+    secrets: { environment: settings.environment ?? process.env, resolver: settings.secretResolver },
+    dataDirectory,
+  });
+  const clock = settings.now ?? (() => new Date());
+  const now = () => {
+    const value = clock();
+    if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
+      throw new MemoryConfigurationError({ message: 'The memory service clock (settings.now) must return a valid Date.' });
+    }
+    return value.toISOString();
+  };
+  const reportBackgroundError = (error: unknown, task: string) => settings.onBackgroundError?.(error, task);
+  const logWriter = createOperationLogWriter({
+    store,
+    batchSize: settings.operationLog?.batchSize ?? 64,
+    maxPendingEntries: settings.operationLog?.maxPendingEntries ?? 100_000,
+    onError: (error) => reportBackgroundError(error, 'appendOperations'),
+  });
+  const internals: ServiceInternals = {
+    store,
+    registry,
+    adapters,
+    authorize: settings.authorize ?? defaultAuthorize,
+    logWriter,
+    codec: createCursorCodec({ ...(settings.cursorSecret === undefined ? {} : { secret: settings.cursorSecret }), now: () => clock().getTime() }),
+    now,
+    createId: settings.createId ?? ((prefix) => `${prefix}_${randomUUID()}`),
+    hookTimeoutMs: settings.hooks?.timeoutMs ?? 5000,
+    hookMaxAttempts: settings.hooks?.maxAttempts ?? 2,
+    hydration: { maxSnippets: 8, maxCharacters: 4000, maxSnippetCharacters: 600, ...settings.hydration },
+    recordCostEvent: settings.recordCostEvent,
+    reportBackgroundError,
+    counters: { operations: 0, failedOperations: 0, deniedOperations: 0, droppedOutOfScope: 0, failedHookDeliveries: 0 },
+  };
+  for (const factory of settings.providers ?? []) registry.register(factory);
+
+  return {
+    control: (context) => createMemoryControlPlane(internals, parseCallContext(context)),
+    runtime: (context) => createMemoryRuntime(internals, parseCallContext(context)),
+    explorer: (context) => createMemoryExplorer(internals, parseCallContext(context)),
+    hooks: createMemoryHooks(internals),
+    providers: {
+      list: () => registry.list(),
+      register(factory, options) {
+        registry.register(factory, options);
+        adapters.invalidate(factory.providerId);
+      },
+    },
+    store,
+    metrics() {
+      const log = logWriter.counters();
+      return {
+        ...internals.counters,
+        loggedOperations: log.written,
+        failedLogBatches: log.failedBatches,
+        droppedLogEntries: log.droppedEntries,
+        pendingLogEntries: logWriter.pending(),
+      };
+    },
+    flush: () => logWriter.flush(),
+    async close() {
+      await logWriter.flush();
+      await adapters.closeAll();
+      await store.close();
+    },
+  };
+}

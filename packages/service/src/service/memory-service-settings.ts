@@ -1,0 +1,99 @@
+import { parseInput } from '@memplane/core';
+import { z } from 'zod';
+import type { SecretResolver } from '../bindings/secret-reference';
+import type { MemoryAuthorize } from '../policy/memory-policy';
+import type { ProviderModuleLoader } from '../providers/hosted-providers';
+import type { MemoryProviderFactory } from '../providers/memory-provider-factory';
+import type { MemoryServiceStore } from '../store/memory-service-store';
+import type { MemoryCostEventRecorder } from '../runtime/usage-attribution';
+
+/** Caps of the pre-run preamble. */
+export interface MemoryHydrationLimits {
+  /** The most snippets queried and shown. Default 8. */
+  maxSnippets: number;
+  /** The most characters of the whole preamble, header included. Default 4000. */
+  maxCharacters: number;
+  /** The most characters of one snippet; longer ones are cut with `…`. Default 600. */
+  maxSnippetCharacters: number;
+}
+
+/** Settings of {@link createMemoryService}. Every setting is optional. */
+export interface MemoryServiceSettings {
+  /** Where bindings and logs live. Default: a SQLite store in memory (`createSqliteMemoryServiceStore()`). */
+  store?: MemoryServiceStore;
+  /** The policy hook. Default {@link defaultAuthorize}. */
+  authorize?: MemoryAuthorize;
+  /** Provider factories to register at start, on top of the built-ins and the hosted adapters. */
+  providers?: MemoryProviderFactory[];
+  /** How hosted adapter packages are loaded. Default: dynamic `import()`. */
+  loadProviderModule?: ProviderModuleLoader;
+  /** Resolves `{ $secret: { key } }` references. Default: none, so such references fail to build. */
+  secretResolver?: SecretResolver;
+  /** The environment `{ $secret: { env } }` references read. Default `process.env`. */
+  environment?: Record<string, string | undefined>;
+  /**
+   * A folder for local providers: a markdown binding without `root` keeps its files under
+   * `<dataDirectory>/markdown/<company>/<binding>`, and a relative `root` may not leave it.
+   * Default: none, so markdown bindings need an absolute `root`.
+   */
+  dataDirectory?: string;
+  /** The HMAC secret of explorer cursors; share it between processes serving the same store. Default: random per service. */
+  cursorSecret?: string | Uint8Array;
+  /** The clock of every timestamp. Default: the real time. */
+  now?: () => Date;
+  /** Makes ids such as `op_…`; tests pass a counter. Default: `<prefix>_<random UUID>`. */
+  createId?: (prefix: string) => string;
+  /**
+   * Operation log writes. `batchSize` 1 writes each entry before the operation returns; larger
+   * batches are written when full or at the end of the current event-loop turn, whichever comes
+   * first. Default 64.
+   */
+  operationLog?: { batchSize?: number; maxPendingEntries?: number };
+  /** Hook delivery: per-delivery timeout in milliseconds (default 5000) and attempts for retryable failures (default 2). */
+  hooks?: { timeoutMs?: number; maxAttempts?: number };
+  /** Caps of the pre-run preamble. */
+  hydration?: Partial<MemoryHydrationLimits>;
+  /** Records a cost event for directly billed provider usage and returns its id (logged on the operation). */
+  recordCostEvent?: MemoryCostEventRecorder;
+  /** Told about failures of background work (an operation-log batch that could not be written). Default: counted only. */
+  onBackgroundError?: (error: unknown, task: string) => void;
+}
+
+const functionSchema = (what: string) => z.custom<(...values: never[]) => unknown>((value) => typeof value === 'function', `must be ${what}`);
+const positiveInteger = (maximum: number) => z.number().int().min(1).max(maximum);
+
+const settingsSchema = z.strictObject({
+  store: z
+    .custom<MemoryServiceStore>(
+      (value) => typeof value === 'object' && value !== null && typeof (value as MemoryServiceStore).resolveBinding === 'function',
+      'must be a MemoryServiceStore',
+    )
+    .optional(),
+  authorize: functionSchema('a function (actor, operation, scope)').optional(),
+  providers: z.array(z.custom<MemoryProviderFactory>((value) => typeof value === 'object' && value !== null)).optional(),
+  loadProviderModule: functionSchema('a function (packageName)').optional(),
+  secretResolver: functionSchema('a function (key, context)').optional(),
+  environment: z.record(z.string(), z.string().optional()).optional(),
+  dataDirectory: z.string().min(1).max(4096).optional(),
+  cursorSecret: z.union([z.string().min(16, 'must be at least 16 characters'), z.instanceof(Uint8Array)]).optional(),
+  now: functionSchema('a function returning a Date').optional(),
+  createId: functionSchema('a function (prefix) returning an id').optional(),
+  operationLog: z
+    .strictObject({ batchSize: positiveInteger(10_000).optional(), maxPendingEntries: positiveInteger(10_000_000).optional() })
+    .optional(),
+  hooks: z.strictObject({ timeoutMs: positiveInteger(600_000).optional(), maxAttempts: positiveInteger(10).optional() }).optional(),
+  hydration: z
+    .strictObject({
+      maxSnippets: positiveInteger(100).optional(),
+      maxCharacters: positiveInteger(1_000_000).optional(),
+      maxSnippetCharacters: positiveInteger(100_000).optional(),
+    })
+    .optional(),
+  recordCostEvent: functionSchema('a function (event)').optional(),
+  onBackgroundError: functionSchema('a function (error, task)').optional(),
+});
+
+/** Validates the settings; a bad one throws `MemoryValidationError` naming it (`settings.hooks.timeoutMs`). */
+export function validateMemoryServiceSettings(settings: MemoryServiceSettings): void {
+  parseInput(settingsSchema, settings, 'memory service settings', 'settings');
+}

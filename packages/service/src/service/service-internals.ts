@@ -1,0 +1,48 @@
+import type { CursorCodec } from '@memplane/core';
+import type { OperationLogWriter } from '../audit/operation-log-writer';
+import type { MemoryAuthorize } from '../policy/memory-policy';
+import type { AdapterCache } from '../providers/adapter-cache';
+import type { MemoryProviderRegistry } from '../providers/provider-registry';
+import type { MemoryCostEventRecorder } from '../runtime/usage-attribution';
+import type { MemoryServiceStore } from '../store/memory-service-store';
+import type { MemoryHydrationLimits } from './memory-service-settings';
+
+/** Counters of one service since it started. */
+export interface MemoryServiceMetrics {
+  /** Operations run through the runtime API, hooks and tools. */
+  operations: number;
+  /** Of those, the ones that failed (refusals included). */
+  failedOperations: number;
+  /** Of those, the ones the policy or the company rule refused. */
+  deniedOperations: number;
+  /** Records providers returned outside the scope, dropped before reaching the caller. */
+  droppedOutOfScope: number;
+  /** Operation log entries written. */
+  loggedOperations: number;
+  /** Operation log batches that failed to write. */
+  failedLogBatches: number;
+  /** Operation log entries lost after repeated failures. */
+  droppedLogEntries: number;
+  /** Operation log entries waiting for their batch. */
+  pendingLogEntries: number;
+  /** Hook deliveries that failed or timed out. */
+  failedHookDeliveries: number;
+}
+
+/** What the parts of one service share. Internal. */
+export interface ServiceInternals {
+  store: MemoryServiceStore;
+  registry: MemoryProviderRegistry;
+  adapters: AdapterCache;
+  authorize: MemoryAuthorize;
+  logWriter: OperationLogWriter;
+  codec: CursorCodec;
+  now: () => string;
+  createId: (prefix: string) => string;
+  hookTimeoutMs: number;
+  hookMaxAttempts: number;
+  hydration: MemoryHydrationLimits;
+  recordCostEvent: MemoryCostEventRecorder | undefined;
+  reportBackgroundError: (error: unknown, task: string) => void;
+  counters: Omit<MemoryServiceMetrics, 'loggedOperations' | 'failedLogBatches' | 'droppedLogEntries' | 'pendingLogEntries'>;
+}

@@ -1,0 +1,335 @@
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import { MemoryConfigurationError, MemoryConflictError, MemoryValidationError, parseInput } from '@memplane/core';
+import { z } from 'zod';
+import type { MemoryBinding, ResolvedMemoryBinding } from '../../bindings/memory-binding';
+import type { MemoryActivityEntry, MemoryStorePage, MemoryStorePageRequest } from '../memory-service-records';
+import type { MemoryServiceStore } from '../memory-service-store';
+import { applySqliteMigrations } from './sqlite-migrations';
+import { countOperationsQuery, deliveryFilterQuery, jobFilterQuery, operationFilterQuery, type FilterQuery } from './sqlite-filters';
+import {
+  activityToRow,
+  bindingToRow,
+  deliveryToRow,
+  jobToRow,
+  operationToRow,
+  rowToActivity,
+  rowToBinding,
+  rowToDelivery,
+  rowToJob,
+  rowToOperation,
+  rowToTarget,
+} from './sqlite-rows';
+
+/** Settings of {@link createSqliteMemoryServiceStore}. */
+export interface SqliteMemoryServiceStoreSettings {
+  /**
+   * The database file, created if missing, or `:memory:` for a store that lives as long as the
+   * process. Files use WAL journaling, so readers never block the writer. Default `:memory:`.
+   */
+  filename?: string;
+  /** How long a write waits for another process's lock on the file, in milliseconds. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+const settingsSchema = z.strictObject({
+  filename: z.string().min(1).max(4096).optional(),
+  busyTimeoutMs: z.number().int().min(0).max(600_000).optional(),
+});
+
+type Row = Record<string, unknown>;
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT');
+}
+
+function duplicateKey(cause: unknown): MemoryValidationError {
+  return new MemoryValidationError({
+    target: 'binding',
+    issues: [{ path: 'key', message: 'is already used by another binding of this company' }],
+    cause,
+  });
+}
+
+/**
+ * The embedded store on better-sqlite3: the default of the service. Statements run
+ * synchronously inside async methods, each log append in one transaction. The schema is
+ * versioned (`memplane_schema_migrations`) and brought up to date by `migrate()`.
+ */
+export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStoreSettings = {}): MemoryServiceStore {
+  const valid = parseInput(settingsSchema, settings, 'SQLite store settings', 'settings');
+  const filename = valid.filename ?? ':memory:';
+  let database: Database | undefined;
+  try {
+    database = new BetterSqlite3(filename);
+  } catch (cause) {
+    throw new MemoryConfigurationError({ message: `Cannot open the SQLite store at ${filename}.`, cause });
+  }
+  database.pragma(`busy_timeout = ${valid.busyTimeoutMs ?? 5000}`);
+  if (filename !== ':memory:') database.pragma('journal_mode = WAL');
+  // WAL with NORMAL is durable across application crashes; only an OS crash can lose the last commits.
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+
+  const statements = new Map<string, Statement>();
+  const open = (): Database => {
+    if (database === undefined) throw new MemoryConfigurationError({ message: 'The SQLite memory service store is closed.' });
+    return database;
+  };
+  const prepare = (sql: string): Statement => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = open().prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const transaction = <Result>(work: () => Result): Result => open().transaction(work)();
+
+  const insertActivity = (entries: MemoryActivityEntry[]) => {
+    const statement = prepare(
+      `INSERT INTO memory_activity (id, company_id, actor_kind, actor_id, action, subject_type, subject_id, before_json, after_json, created_at)
+       VALUES (@id, @company_id, @actor_kind, @actor_id, @action, @subject_type, @subject_id, @before_json, @after_json, @created_at)`,
+    );
+    for (const entry of entries) statement.run(activityToRow(entry));
+  };
+
+  function page<Entry>(query: FilterQuery, request: MemoryStorePageRequest, toEntry: (row: Row) => Entry): MemoryStorePage<Entry> {
+    const limit = Math.max(1, Math.min(500, Math.floor(request.limit)));
+    const conditions = request.after === undefined ? query.where : [...query.where, 'position < @after'];
+    const sql = `SELECT * FROM ${query.table} WHERE ${conditions.join(' AND ')} ORDER BY position DESC LIMIT @limit`;
+    const parameters = { ...query.parameters, limit: limit + 1, ...(request.after === undefined ? {} : { after: request.after }) };
+    const rows = prepare(sql).all(parameters) as Row[];
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return {
+      items: items.map(toEntry),
+      ...(rows.length > limit && last !== undefined ? { nextAfter: Number(last.position) } : {}),
+    };
+  }
+
+  const bindingColumns = 'id, company_id, key, provider_id, config_json, enabled, hooks_json, capabilities_json, revision, created_at, updated_at';
+
+  const store: MemoryServiceStore = {
+    kind: 'sqlite',
+
+    async migrate() {
+      applySqliteMigrations(open());
+    },
+
+    async close() {
+      statements.clear();
+      database?.close();
+      database = undefined;
+    },
+
+    async insertBinding(binding, activity) {
+      try {
+        transaction(() => {
+          prepare(
+            `INSERT INTO memory_bindings (${bindingColumns})
+             VALUES (@id, @company_id, @key, @provider_id, @config_json, @enabled, @hooks_json, @capabilities_json, @revision, @created_at, @updated_at)`,
+          ).run(bindingToRow(binding));
+          insertActivity(activity);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw duplicateKey(error);
+        throw error;
+      }
+    },
+
+    async updateBinding(binding, expectedRevision, activity) {
+      try {
+        transaction(() => {
+          const result = prepare(
+            `UPDATE memory_bindings SET key = @key, provider_id = @provider_id, config_json = @config_json, enabled = @enabled,
+               hooks_json = @hooks_json, capabilities_json = @capabilities_json, revision = @revision, updated_at = @updated_at
+             WHERE id = @id AND company_id = @company_id AND revision = @expected_revision`,
+          ).run({ ...bindingToRow(binding), expected_revision: expectedRevision });
+          if (result.changes === 0) {
+            throw new MemoryConflictError({
+              message: `Binding ${binding.id} changed meanwhile (expected revision ${expectedRevision}); read it again and retry.`,
+            });
+          }
+          insertActivity(activity);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw duplicateKey(error);
+        throw error;
+      }
+    },
+
+    async deleteBinding(companyId, bindingId, activity) {
+      return transaction(() => {
+        prepare('DELETE FROM memory_binding_targets WHERE company_id = ? AND binding_id = ?').run(companyId, bindingId);
+        const removed = prepare('DELETE FROM memory_bindings WHERE company_id = ? AND id = ?').run(companyId, bindingId).changes > 0;
+        if (removed) insertActivity(activity);
+        return removed;
+      });
+    },
+
+    async getBindingByKey(companyId, key) {
+      const row = prepare(`SELECT ${bindingColumns} FROM memory_bindings WHERE company_id = ? AND key = ?`).get(companyId, key) as Row | undefined;
+      return row === undefined ? undefined : rowToBinding(row);
+    },
+
+    async getBindingById(companyId, bindingId) {
+      const row = prepare(`SELECT ${bindingColumns} FROM memory_bindings WHERE company_id = ? AND id = ?`).get(companyId, bindingId) as Row | undefined;
+      return row === undefined ? undefined : rowToBinding(row);
+    },
+
+    async listBindings(companyId) {
+      const rows = prepare(`SELECT ${bindingColumns} FROM memory_bindings WHERE company_id = ? ORDER BY key`).all(companyId) as Row[];
+      return rows.map(rowToBinding);
+    },
+
+    async putTarget(target, activity) {
+      transaction(() => {
+        const binding = prepare('SELECT 1 FROM memory_bindings WHERE company_id = ? AND id = ?').get(target.companyId, target.bindingId);
+        if (binding === undefined) {
+          throw new MemoryValidationError({
+            target: 'binding target',
+            issues: [{ path: 'bindingId', message: 'no such binding in this company' }],
+          });
+        }
+        prepare(
+          `INSERT INTO memory_binding_targets (company_id, target_type, target_id, binding_id, created_at, updated_at)
+           VALUES (@companyId, @targetType, @targetId, @bindingId, @createdAt, @updatedAt)
+           ON CONFLICT (company_id, target_type, target_id) DO UPDATE SET binding_id = excluded.binding_id, updated_at = excluded.updated_at`,
+        ).run({ ...target });
+        insertActivity(activity);
+      });
+    },
+
+    async deleteTarget(companyId, targetType, targetId, activity) {
+      return transaction(() => {
+        const removed =
+          prepare('DELETE FROM memory_binding_targets WHERE company_id = ? AND target_type = ? AND target_id = ?').run(
+            companyId,
+            targetType,
+            targetId,
+          ).changes > 0;
+        if (removed) insertActivity(activity);
+        return removed;
+      });
+    },
+
+    async getTarget(companyId, targetType, targetId) {
+      const row = prepare(
+        'SELECT * FROM memory_binding_targets WHERE company_id = ? AND target_type = ? AND target_id = ?',
+      ).get(companyId, targetType, targetId) as Row | undefined;
+      return row === undefined ? undefined : rowToTarget(row);
+    },
+
+    async listTargets(companyId) {
+      const rows = prepare(
+        'SELECT * FROM memory_binding_targets WHERE company_id = ? ORDER BY target_type, target_id',
+      ).all(companyId) as Row[];
+      return rows.map(rowToTarget);
+    },
+
+    async resolveBinding(companyId, agentId) {
+      // One indexed read: the agent's target sorts before the company's, disabled bindings are skipped.
+      const row = prepare(
+        `SELECT ${bindingColumns.split(', ').map((column) => `b.${column}`).join(', ')}, t.target_type
+         FROM memory_binding_targets t JOIN memory_bindings b ON b.id = t.binding_id AND b.company_id = t.company_id
+         WHERE t.company_id = @company AND b.enabled = 1
+           AND ((t.target_type = 'agent' AND t.target_id = @agent) OR (t.target_type = 'company' AND t.target_id = @company))
+         ORDER BY CASE t.target_type WHEN 'agent' THEN 0 ELSE 1 END
+         LIMIT 1`,
+      ).get({ company: companyId, agent: agentId ?? null }) as Row | undefined;
+      if (row === undefined) return undefined;
+      const resolved: ResolvedMemoryBinding = {
+        binding: rowToBinding(row) satisfies MemoryBinding,
+        resolvedBy: row.target_type === 'agent' ? 'agent' : 'company',
+      };
+      return resolved;
+    },
+
+    async listActivity(companyId, request) {
+      return page({ table: 'memory_activity', where: ['company_id = @companyId'], parameters: { companyId } }, request, rowToActivity);
+    },
+
+    async appendOperations(entries) {
+      if (entries.length === 0) return;
+      const statement = prepare(
+        `INSERT INTO memory_operations (id, company_id, binding_id, binding_key, provider_id, operation, status, error_code, error_message,
+           actor_kind, actor_id, agent_id, project_id, issue_id, run_id, subject_id, session_key, namespace, source_kind, source_json,
+           hook_kind, hook_id, heartbeat_run_id, cost_event_id, attribution_mode, usage_json, latency_ms, record_ids_json, result_count,
+           dropped_out_of_scope, warnings_json, details_json, created_at)
+         VALUES (@id, @company_id, @binding_id, @binding_key, @provider_id, @operation, @status, @error_code, @error_message,
+           @actor_kind, @actor_id, @agent_id, @project_id, @issue_id, @run_id, @subject_id, @session_key, @namespace, @source_kind, @source_json,
+           @hook_kind, @hook_id, @heartbeat_run_id, @cost_event_id, @attribution_mode, @usage_json, @latency_ms, @record_ids_json, @result_count,
+           @dropped_out_of_scope, @warnings_json, @details_json, @created_at)`,
+      );
+      transaction(() => {
+        for (const entry of entries) statement.run(operationToRow(entry));
+      });
+    },
+
+    async listOperations(filter, request) {
+      return page(operationFilterQuery(filter), request, rowToOperation);
+    },
+
+    async getOperation(companyId, operationId) {
+      const row = prepare('SELECT * FROM memory_operations WHERE company_id = ? AND id = ?').get(companyId, operationId) as Row | undefined;
+      return row === undefined ? undefined : rowToOperation(row);
+    },
+
+    async countOperations(filter) {
+      const query = countOperationsQuery(filter);
+      const rows = prepare(query.sql).all(query.parameters) as Row[];
+      return rows.map((row) => ({
+        ...(row.binding_id === null ? {} : { bindingId: String(row.binding_id) }),
+        ...(row.binding_key === null ? {} : { bindingKey: String(row.binding_key) }),
+        operation: row.operation as never,
+        succeeded: Number(row.succeeded),
+        failed: Number(row.failed),
+        droppedOutOfScope: Number(row.dropped),
+      }));
+    },
+
+    async appendHookDeliveries(entries) {
+      if (entries.length === 0) return;
+      const statement = prepare(
+        `INSERT INTO memory_hook_deliveries (id, company_id, hook_id, hook_kind, receiver, binding_id, status, attempts, error,
+           operation_id, started_at, finished_at, latency_ms)
+         VALUES (@id, @company_id, @hook_id, @hook_kind, @receiver, @binding_id, @status, @attempts, @error,
+           @operation_id, @started_at, @finished_at, @latency_ms)`,
+      );
+      transaction(() => {
+        for (const entry of entries) statement.run(deliveryToRow(entry));
+      });
+    },
+
+    async listHookDeliveries(filter, request) {
+      return page(deliveryFilterQuery(filter), request, rowToDelivery);
+    },
+
+    async upsertExtractionJobs(entries) {
+      if (entries.length === 0) return;
+      const statement = prepare(
+        `INSERT INTO memory_extraction_jobs (id, company_id, binding_id, binding_key, operation_id, provider_job_id, hook_kind, status,
+           source_json, scope_json, error, submitted_at, started_at, finished_at, retry_count, created_at, updated_at)
+         VALUES (@id, @company_id, @binding_id, @binding_key, @operation_id, @provider_job_id, @hook_kind, @status,
+           @source_json, @scope_json, @error, @submitted_at, @started_at, @finished_at, @retry_count, @created_at, @updated_at)
+         ON CONFLICT (binding_id, provider_job_id) DO UPDATE SET
+           status = excluded.status, error = excluded.error, submitted_at = excluded.submitted_at, started_at = excluded.started_at,
+           finished_at = excluded.finished_at, retry_count = excluded.retry_count, updated_at = excluded.updated_at
+         WHERE memory_extraction_jobs.company_id = excluded.company_id`,
+      );
+      transaction(() => {
+        for (const entry of entries) statement.run(jobToRow(entry));
+      });
+    },
+
+    async getExtractionJob(companyId, jobId) {
+      const row = prepare('SELECT * FROM memory_extraction_jobs WHERE company_id = ? AND id = ?').get(companyId, jobId) as Row | undefined;
+      return row === undefined ? undefined : rowToJob(row);
+    },
+
+    async listExtractionJobs(filter, request) {
+      return page(jobFilterQuery(filter), request, rowToJob);
+    },
+  };
+  return store;
+}

@@ -1,0 +1,175 @@
+import type { Database } from 'better-sqlite3';
+
+/** One schema step. Versions only grow; a released migration never changes. */
+export interface SqliteMigration {
+  /** The schema version this migration brings the database to. */
+  version: number;
+  /** What it does. */
+  name: string;
+  /** The statements, run in one transaction. */
+  sql: string;
+}
+
+/** The schema of the SQLite store, version by version. */
+export const sqliteMigrations: readonly SqliteMigration[] = [
+  {
+    version: 1,
+    name: 'bindings, targets, activity, operations, hook deliveries, extraction jobs',
+    sql: `
+      CREATE TABLE memory_bindings (
+        id TEXT PRIMARY KEY,
+        company_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        provider_id TEXT NOT NULL,
+        config_json TEXT NOT NULL,
+        enabled INTEGER NOT NULL,
+        hooks_json TEXT NOT NULL,
+        capabilities_json TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (company_id, key)
+      );
+
+      CREATE TABLE memory_binding_targets (
+        company_id TEXT NOT NULL,
+        target_type TEXT NOT NULL CHECK (target_type IN ('company', 'agent')),
+        target_id TEXT NOT NULL,
+        binding_id TEXT NOT NULL REFERENCES memory_bindings (id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (company_id, target_type, target_id)
+      );
+      CREATE INDEX memory_binding_targets_binding ON memory_binding_targets (binding_id);
+
+      CREATE TABLE memory_activity (
+        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        company_id TEXT NOT NULL,
+        actor_kind TEXT NOT NULL,
+        actor_id TEXT NOT NULL,
+        action TEXT NOT NULL,
+        subject_type TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        before_json TEXT,
+        after_json TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX memory_activity_company ON memory_activity (company_id, position);
+
+      CREATE TABLE memory_operations (
+        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        company_id TEXT NOT NULL,
+        binding_id TEXT,
+        binding_key TEXT,
+        provider_id TEXT,
+        operation TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('succeeded', 'failed')),
+        error_code TEXT,
+        error_message TEXT,
+        actor_kind TEXT NOT NULL,
+        actor_id TEXT NOT NULL,
+        agent_id TEXT,
+        project_id TEXT,
+        issue_id TEXT,
+        run_id TEXT,
+        subject_id TEXT,
+        session_key TEXT,
+        namespace TEXT,
+        source_kind TEXT,
+        source_json TEXT,
+        hook_kind TEXT,
+        hook_id TEXT,
+        heartbeat_run_id TEXT,
+        cost_event_id TEXT,
+        attribution_mode TEXT,
+        usage_json TEXT NOT NULL,
+        latency_ms REAL NOT NULL,
+        record_ids_json TEXT,
+        result_count INTEGER,
+        dropped_out_of_scope INTEGER NOT NULL,
+        warnings_json TEXT NOT NULL,
+        details_json TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX memory_operations_company ON memory_operations (company_id, position);
+      CREATE INDEX memory_operations_agent ON memory_operations (company_id, agent_id, position);
+      CREATE INDEX memory_operations_issue ON memory_operations (company_id, issue_id, position);
+      CREATE INDEX memory_operations_run ON memory_operations (company_id, run_id, position);
+      CREATE INDEX memory_operations_heartbeat ON memory_operations (company_id, heartbeat_run_id, position);
+      CREATE INDEX memory_operations_created ON memory_operations (company_id, created_at);
+
+      CREATE TABLE memory_hook_deliveries (
+        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        company_id TEXT NOT NULL,
+        hook_id TEXT NOT NULL,
+        hook_kind TEXT NOT NULL,
+        receiver TEXT NOT NULL,
+        binding_id TEXT,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        error TEXT,
+        operation_id TEXT,
+        started_at TEXT NOT NULL,
+        finished_at TEXT NOT NULL,
+        latency_ms REAL NOT NULL
+      );
+      CREATE INDEX memory_hook_deliveries_company ON memory_hook_deliveries (company_id, position);
+      CREATE INDEX memory_hook_deliveries_hook ON memory_hook_deliveries (company_id, hook_id);
+
+      CREATE TABLE memory_extraction_jobs (
+        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        company_id TEXT NOT NULL,
+        binding_id TEXT NOT NULL,
+        binding_key TEXT NOT NULL,
+        operation_id TEXT,
+        provider_job_id TEXT NOT NULL,
+        hook_kind TEXT,
+        status TEXT NOT NULL,
+        source_json TEXT,
+        scope_json TEXT NOT NULL,
+        error TEXT,
+        submitted_at TEXT,
+        started_at TEXT,
+        finished_at TEXT,
+        retry_count INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (binding_id, provider_job_id)
+      );
+      CREATE INDEX memory_extraction_jobs_company ON memory_extraction_jobs (company_id, position);
+      CREATE INDEX memory_extraction_jobs_status ON memory_extraction_jobs (company_id, status, position);
+    `,
+  },
+];
+
+/**
+ * Applies every migration newer than the database's version, each in its own transaction,
+ * and records it in `memplane_schema_migrations`. Safe to call on every start.
+ */
+export function applySqliteMigrations(database: Database, migrations: readonly SqliteMigration[] = sqliteMigrations): number {
+  database.exec(`
+    CREATE TABLE IF NOT EXISTS memplane_schema_migrations (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at TEXT NOT NULL
+    )
+  `);
+  const current =
+    (database.prepare('SELECT MAX(version) AS version FROM memplane_schema_migrations').get() as { version: number | null })
+      .version ?? 0;
+  const record = database.prepare('INSERT INTO memplane_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  let applied = 0;
+  for (const migration of [...migrations].sort((left, right) => left.version - right.version)) {
+    if (migration.version <= current) continue;
+    database.transaction(() => {
+      database.exec(migration.sql);
+      record.run(migration.version, migration.name, new Date().toISOString());
+    })();
+    applied += 1;
+  }
+  return applied;
+}
