@@ -3,7 +3,6 @@ import {
   callWithRetry,
   MemoryRateLimitedError,
   parseProviderResult,
-  type MemoryError,
   type MemoryUsage,
 } from '@memplane/core';
 import type { MemoryClient } from 'mem0ai';
@@ -40,7 +39,34 @@ export type Mem0Call = <Schema extends z.ZodType>(
 
 /** Stops the outer retry loop; never leaves this module. */
 class FinalFailure {
-  constructor(readonly error: MemoryError) {}
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * Runs a call that must not be repeated after an unknown outcome: each attempt has its own
+ * timeout, and the outer retry loop only repeats attempts that mem0 refused with a 429.
+ */
+async function withoutUnsafeRetries<Value>(
+  attempt: (signal: AbortSignal) => Promise<Value>,
+  operation: string,
+  settings: Pick<ResolvedMem0Settings, 'retry' | 'timeoutMs'>,
+): Promise<Value> {
+  try {
+    return await callWithRetry(
+      async () => {
+        try {
+          return await callWithRetry(attempt, { operation, timeoutMs: settings.timeoutMs, retry: { maxRetries: 0 } });
+        } catch (error) {
+          if (MemoryRateLimitedError.isInstance(error)) throw error;
+          throw new FinalFailure(error);
+        }
+      },
+      // Each inner attempt has its own timeout; the outer one only guards against a stuck loop.
+      { operation, retry: settings.retry, timeoutMs: settings.timeoutMs * 2 + 1000 },
+    );
+  } catch (error) {
+    throw error instanceof FinalFailure ? error.error : error;
+  }
 }
 
 /**
@@ -70,24 +96,7 @@ export function createMem0Call(
       return parseProviderResult(schema, body, `${operation} response`);
     };
     const started = performance.now();
-    let value: z.output<typeof schema>;
-    try {
-      value = await callWithRetry(
-        async () => {
-          try {
-            return await callWithRetry(attempt, { operation, timeoutMs: settings.timeoutMs, retry: { maxRetries: 0 } });
-          } catch (error) {
-            const mapped = toMemoryError(error, context);
-            if (context.repeatable === false && !MemoryRateLimitedError.isInstance(mapped)) throw new FinalFailure(mapped);
-            throw mapped;
-          }
-        },
-        // Each inner attempt has its own timeout; the outer one only guards against a stuck retry loop.
-        { operation, retry: settings.retry, timeoutMs: settings.timeoutMs * 2 + 1000 },
-      );
-    } catch (error) {
-      throw error instanceof FinalFailure ? error.error : error;
-    }
+    const value = context.repeatable === false ? await withoutUnsafeRetries(attempt, operation, settings) : await callWithRetry(attempt, { operation, retry: settings.retry, timeoutMs: settings.timeoutMs });
     const usage: MemoryUsage = {
       provider: mem0ProviderKey,
       billingType: settings.billingType,

@@ -1,5 +1,5 @@
 import {
-  memorySourceRefSchema,
+  memorySourceKindSchema,
   scopeMatches,
   type MemoryScope,
   type MemorySnippet,
@@ -11,11 +11,22 @@ import { toMemoryHandle } from './mem0-handle';
 import { matchesMetadataFilter, readStoredMetadata } from './mem0-metadata';
 import { entityIdPrefix, fromMem0Scope, mem0ScopeMetadataKeys } from './mem0-scope-mapping';
 
-/** The source a memory carries, or undefined when there is none or it is not a valid source ref. */
+const sourceKinds = new Set<unknown>(memorySourceKindSchema.options);
+const sourceFields = new Set(['kind', 'companyId', 'issueId', 'commentId', 'documentKey', 'runId', 'activityId', 'externalRef']);
+
+/**
+ * The source a memory carries, or undefined when there is none or it is not a source ref.
+ * A hand-written check of the shape core validates on the way out (a zod parse per record
+ * costs more than the rest of the mapping), so one bad record cannot fail a whole page.
+ */
 function readSource(stored: unknown): MemorySourceRef | undefined {
-  if (stored === undefined) return undefined;
-  const parsed = memorySourceRefSchema.safeParse(stored);
-  return parsed.success ? (stored as MemorySourceRef) : undefined;
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return undefined;
+  const source = stored as Record<string, unknown>;
+  if (!sourceKinds.has(source.kind) || typeof source.companyId !== 'string') return undefined;
+  for (const [field, value] of Object.entries(source)) {
+    if (!sourceFields.has(field) || typeof value !== 'string') return undefined;
+  }
+  return source as unknown as MemorySourceRef;
 }
 
 /**
