@@ -97,7 +97,7 @@ async function listByOffset(walk: Walk, offset: number, binding: CursorBinding):
   });
   const pageSize = Math.min(walk.limit, mem0MaximumPageSize);
   const value = await fetchPage(walk, Math.floor(offset / pageSize) + 1, pageSize);
-  const memories = value.results.slice(offset % pageSize);
+  const memories = value.results.slice(offset % pageSize, pageSize);
   const next = offset + memories.length;
   const more = value.next !== null && value.next !== undefined && memories.length > 0;
   return finish(walk, memories, more ? { kind: 'offset', offset: next } : undefined, binding);

@@ -1,0 +1,380 @@
+import { setupTestServer } from '@memplane/test-server/with-vitest';
+import { describe, expect, it } from 'vitest';
+import { createMem0Fake } from './mem0-fake-server';
+import { bodiesTo, createTestAdapter } from './mem0-test-support';
+
+const fake = createMem0Fake();
+const testServer = setupTestServer(fake.handlers, { faultUrls: fake.faultUrls });
+const scope = { companyId: 'acme', agentId: 'planner', subjectId: 'alice', runId: 'run-7' };
+const source = { kind: 'issue_comment' as const, companyId: 'acme', issueId: 'ISS-1', commentId: 'C-9' };
+
+describe('the requests the mem0 adapter sends', () => {
+  it('upsertRecords: one add with infer false, company-qualified entity ids, scope and provenance in metadata', async () => {
+    const adapter = createTestAdapter(fake);
+    await adapter.upsertRecords({
+      bindingKey: 'b',
+      scope,
+      source,
+      records: [
+        { text: 'Deploys happen on Tuesdays.', metadata: { topic: 'deploys', tags: ['ops'] } },
+        { text: 'Reviews want small pull requests.', metadata: { topic: 'deploys', tags: ['ops'] } },
+        { text: 'Alice prefers tea.', summary: 'tea' },
+      ],
+    });
+    expect(bodiesTo(testServer, 'POST', '/v3/memories/add/')).toMatchInlineSnapshot(`
+      [
+        {
+          "agent_id": "acme/planner",
+          "app_id": "acme",
+          "infer": false,
+          "messages": [
+            {
+              "content": "Deploys happen on Tuesdays.",
+              "role": "user",
+            },
+            {
+              "content": "Reviews want small pull requests.",
+              "role": "user",
+            },
+          ],
+          "metadata": {
+            "memplane_agent": "planner",
+            "memplane_company": "acme",
+            "memplane_eq_l4wviUE1TPVSgxu4tbZIuz": "WzgcRR3_VWENUosPnenwdG",
+            "memplane_run": "run-7",
+            "memplane_source": {
+              "commentId": "C-9",
+              "companyId": "acme",
+              "issueId": "ISS-1",
+              "kind": "issue_comment",
+            },
+            "memplane_subject": "alice",
+            "tags": [
+              "ops",
+            ],
+            "topic": "deploys",
+          },
+          "run_id": "acme/run-7",
+          "user_id": "acme/alice",
+        },
+        {
+          "agent_id": "acme/planner",
+          "app_id": "acme",
+          "infer": false,
+          "messages": [
+            {
+              "content": "Alice prefers tea.",
+              "role": "user",
+            },
+          ],
+          "metadata": {
+            "memplane_agent": "planner",
+            "memplane_company": "acme",
+            "memplane_run": "run-7",
+            "memplane_source": {
+              "commentId": "C-9",
+              "companyId": "acme",
+              "issueId": "ISS-1",
+              "kind": "issue_comment",
+            },
+            "memplane_subject": "alice",
+            "memplane_summary": "tea",
+          },
+          "run_id": "acme/run-7",
+          "user_id": "acme/alice",
+        },
+      ]
+    `);
+  });
+
+  it('capture: add with infer true and the hook in metadata', async () => {
+    const adapter = createTestAdapter(fake);
+    await adapter.capture({
+      bindingKey: 'b',
+      scope: { companyId: 'acme', agentId: 'planner' },
+      source,
+      payload: { text: 'We ship on Tuesdays. Alice prefers tea.' },
+      hook: { hookKind: 'issue_comment_capture', hookId: 'hook-1', triggeredAt: '2026-11-01T10:00:00Z' },
+      metadata: { channel: 'support' },
+    });
+    expect(bodiesTo(testServer, 'POST', '/v3/memories/add/')).toMatchInlineSnapshot(`
+      [
+        {
+          "agent_id": "acme/planner",
+          "app_id": "acme",
+          "infer": true,
+          "messages": [
+            {
+              "content": "We ship on Tuesdays. Alice prefers tea.",
+              "role": "user",
+            },
+          ],
+          "metadata": {
+            "channel": "support",
+            "memplane_agent": "planner",
+            "memplane_company": "acme",
+            "memplane_hook": {
+              "hookId": "hook-1",
+              "hookKind": "issue_comment_capture",
+              "triggeredAt": "2026-11-01T10:00:00Z",
+            },
+            "memplane_source": {
+              "commentId": "C-9",
+              "companyId": "acme",
+              "issueId": "ISS-1",
+              "kind": "issue_comment",
+            },
+          },
+        },
+      ]
+    `);
+  });
+
+  it('query and list: search and getAll filtered on app_id and the scope metadata under one AND', async () => {
+    const adapter = createTestAdapter(fake);
+    await adapter.upsertRecords({ bindingKey: 'b', scope, records: [{ text: 'one' }, { text: 'two' }, { text: 'three' }] });
+    await adapter.query({ bindingKey: 'b', scope: { companyId: 'acme', agentId: 'planner' }, query: 'deploy window', topK: 5, metadataFilter: { topic: 'deploys', tags: ['ops'] } });
+    const first = await adapter.list({ bindingKey: 'b', scope: { companyId: 'acme', projectId: 'apollo' }, limit: 2 });
+    expect(first.nextCursor).toBeUndefined();
+    const page = await adapter.list({ bindingKey: 'b', scope, limit: 2 });
+    await adapter.list({ bindingKey: 'b', scope, limit: 2, cursor: page.nextCursor });
+    expect(bodiesTo(testServer, 'POST', '/v3/memories/search/')).toMatchInlineSnapshot(`
+      [
+        {
+          "filters": {
+            "AND": [
+              {
+                "app_id": "acme",
+              },
+              {
+                "metadata": {
+                  "memplane_agent": "planner",
+                },
+              },
+              {
+                "metadata": {
+                  "topic": "deploys",
+                },
+              },
+              {
+                "metadata": {
+                  "memplane_eq_l4wviUE1TPVSgxu4tbZIuz": "WzgcRR3_VWENUosPnenwdG",
+                },
+              },
+            ],
+          },
+          "output_format": "v1.1",
+          "query": "deploy window",
+          "top_k": 5,
+        },
+      ]
+    `);
+    expect(testServer.calls.filter((call) => call.pathname === '/v3/memories/').map((call) => ({ query: call.searchParams, body: call.bodyJson }))).toMatchInlineSnapshot(`
+      [
+        {
+          "body": {
+            "filters": {
+              "AND": [
+                {
+                  "app_id": "acme",
+                },
+                {
+                  "metadata": {
+                    "memplane_project": "apollo",
+                  },
+                },
+              ],
+            },
+          },
+          "query": {
+            "page": "1",
+            "page_size": "3",
+          },
+        },
+        {
+          "body": {
+            "filters": {
+              "AND": [
+                {
+                  "app_id": "acme",
+                },
+                {
+                  "metadata": {
+                    "memplane_agent": "planner",
+                  },
+                },
+                {
+                  "metadata": {
+                    "memplane_run": "run-7",
+                  },
+                },
+                {
+                  "metadata": {
+                    "memplane_subject": "alice",
+                  },
+                },
+              ],
+            },
+          },
+          "query": {
+            "page": "1",
+            "page_size": "3",
+          },
+        },
+        {
+          "body": {
+            "filters": {
+              "AND": [
+                {
+                  "app_id": "acme",
+                },
+                {
+                  "metadata": {
+                    "memplane_agent": "planner",
+                  },
+                },
+                {
+                  "metadata": {
+                    "memplane_run": "run-7",
+                  },
+                },
+                {
+                  "metadata": {
+                    "memplane_subject": "alice",
+                  },
+                },
+                {
+                  "created_at": {
+                    "gt": "2026-01-15T10:30:00.750372-07:00",
+                  },
+                },
+              ],
+            },
+          },
+          "query": {
+            "page": "1",
+            "page_size": "1",
+          },
+        },
+        {
+          "body": {
+            "filters": {
+              "AND": [
+                {
+                  "app_id": "acme",
+                },
+                {
+                  "metadata": {
+                    "memplane_agent": "planner",
+                  },
+                },
+                {
+                  "metadata": {
+                    "memplane_run": "run-7",
+                  },
+                },
+                {
+                  "metadata": {
+                    "memplane_subject": "alice",
+                  },
+                },
+                {
+                  "created_at": {
+                    "lte": "2026-01-15T10:30:00.750372-07:00",
+                  },
+                },
+              ],
+            },
+          },
+          "query": {
+            "page": "1",
+            "page_size": "5",
+          },
+        },
+      ]
+    `);
+  });
+
+  it('forget and correct: scope check by memory_ids, batchDelete, and update with the merged metadata', async () => {
+    const adapter = createTestAdapter(fake);
+    const written = await adapter.upsertRecords({ bindingKey: 'b', scope, records: [{ text: 'one', metadata: { kept: 1 } }, { text: 'two', metadata: { kept: 1 } }, { text: 'three', metadata: { kept: 1 } }] });
+    const [first, second, third] = written.records ?? [];
+    if (first === undefined || second === undefined || third === undefined) throw new TypeError('three handles expected');
+    testServer.calls.length = 0;
+    await adapter.correct(first, { text: 'uno', metadata: { changed: true }, reason: 'typo' }, scope);
+    await adapter.forget([second, third], scope);
+    expect(testServer.calls.map((call) => ({ method: call.method, path: call.pathname, body: call.bodyJson }))).toMatchInlineSnapshot(`
+      [
+        {
+          "body": undefined,
+          "method": "GET",
+          "path": "/v1/memories/00000000-0000-4000-8000-000000000011/",
+        },
+        {
+          "body": {
+            "metadata": {
+              "changed": true,
+              "kept": 1,
+              "memplane_agent": "planner",
+              "memplane_company": "acme",
+              "memplane_correction_reason": "typo",
+              "memplane_run": "run-7",
+              "memplane_subject": "alice",
+            },
+            "text": "uno",
+          },
+          "method": "PUT",
+          "path": "/v1/memories/00000000-0000-4000-8000-000000000011/",
+        },
+        {
+          "body": {
+            "filters": {
+              "AND": [
+                {
+                  "app_id": "acme",
+                },
+                {
+                  "metadata": {
+                    "memplane_agent": "planner",
+                  },
+                },
+                {
+                  "metadata": {
+                    "memplane_run": "run-7",
+                  },
+                },
+                {
+                  "metadata": {
+                    "memplane_subject": "alice",
+                  },
+                },
+                {
+                  "memory_ids": [
+                    "00000000-0000-4000-8000-000000000012",
+                    "00000000-0000-4000-8000-000000000013",
+                  ],
+                },
+              ],
+            },
+          },
+          "method": "POST",
+          "path": "/v3/memories/",
+        },
+        {
+          "body": {
+            "memories": [
+              {
+                "memory_id": "00000000-0000-4000-8000-000000000013",
+              },
+              {
+                "memory_id": "00000000-0000-4000-8000-000000000012",
+              },
+            ],
+          },
+          "method": "DELETE",
+          "path": "/v1/batch/",
+        },
+      ]
+    `);
+  });
+});
