@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
-  memorySourceRefSchema,
+  memorySourceKindSchema,
   type MemoryScope,
   type MemorySnippet,
   type MemorySourceRef,
@@ -34,6 +34,22 @@ export function findRecordScopeViolation(record: AgentCoreRecord, requested: Req
   return findStoredScopeViolation(stored, requested.encoded);
 }
 
+const sourceKinds = new Set<string>(memorySourceKindSchema.options);
+const sourceTextFields = new Set(['companyId', 'issueId', 'commentId', 'documentKey', 'runId', 'activityId', 'externalRef']);
+
+/**
+ * Whether a stored source is a source ref: a known kind, and string fields only. A plain
+ * check rather than a schema, because it runs for every record of every page; core validates
+ * the result again before it leaves the adapter.
+ */
+function isSourceRef(value: unknown): value is MemorySourceRef {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const [key, field] of Object.entries(value)) {
+    if (key === 'kind' ? !sourceKinds.has(field as string) : !sourceTextFields.has(key) || typeof field !== 'string') return false;
+  }
+  return typeof (value as { companyId?: unknown }).companyId === 'string' && typeof (value as { kind?: unknown }).kind === 'string';
+}
+
 /** What {@link applyProvenance} found. */
 export type ProvenanceOutcome =
   | { kind: 'none' }
@@ -59,13 +75,12 @@ export function applyProvenance(
     return { kind: 'none' };
   }
   if (provenance.s !== undefined) {
-    const source = memorySourceRefSchema.safeParse(provenance.s);
-    if (!source.success) {
+    if (!isSourceRef(provenance.s)) {
       warnings.push({ type: 'compatibility', feature: 'source', details: `The stored source of ${snippet.handle.providerRecordId} is not a valid source ref; it was left out.` });
-    } else if (source.data.companyId !== companyId) {
+    } else if (provenance.s.companyId !== companyId) {
       return { kind: 'foreign-source' };
     } else {
-      snippet.source = source.data as MemorySourceRef;
+      snippet.source = provenance.s;
     }
   }
   if (typeof provenance.m === 'object' && provenance.m !== null && !Array.isArray(provenance.m)) snippet.metadata = provenance.m;

@@ -14,6 +14,8 @@ export interface StoredScope {
 }
 
 const namespacePattern = /^\/c\/([A-Za-z0-9_-]+)\/(?:a\/([A-Za-z0-9_-]+)\/)?/;
+const maximumCachedNamespaces = 1024;
+const parsedNamespaces = new Map<string, { companySegment: string; agentSegment: string | undefined } | null>();
 const actorPattern = /^c\/([A-Za-z0-9_-]+)(?:\/a\/([A-Za-z0-9_-]+))?$/;
 
 /**
@@ -22,8 +24,15 @@ const actorPattern = /^c\/([A-Za-z0-9_-]+)(?:\/a\/([A-Za-z0-9_-]+))?$/;
  * agent of their prefix. Undefined for a namespace outside the adapter's layout.
  */
 export function parseNamespace(namespace: string | undefined): { companySegment: string; agentSegment: string | undefined } | undefined {
-  const match = namespace === undefined ? null : namespacePattern.exec(namespace);
-  return match === null ? undefined : { companySegment: match[1] as string, agentSegment: match[2] };
+  if (namespace === undefined) return undefined;
+  // A page's records share a few namespaces, so each is parsed once; the cache is bounded.
+  const cached = parsedNamespaces.get(namespace);
+  if (cached !== undefined) return cached ?? undefined;
+  const match = namespacePattern.exec(namespace);
+  const parsed = match === null ? null : { companySegment: match[1] as string, agentSegment: match[2] };
+  if (parsedNamespaces.size >= maximumCachedNamespaces) parsedNamespaces.clear();
+  parsedNamespaces.set(namespace, parsed);
+  return parsed ?? undefined;
 }
 
 /** The company and agent segments of an actor id such as `c/acme/a/planner`, or undefined. */
