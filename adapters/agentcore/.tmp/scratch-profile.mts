@@ -1,8 +1,8 @@
 import { BedrockAgentCoreClient, ListMemoryRecordsCommand, RetrieveMemoryRecordsCommand } from '@aws-sdk/client-bedrock-agentcore';
 import { setupServer } from 'msw/node';
-import { createAgentCoreAdapter } from './src/agentcore-adapter';
-import { createAgentCoreFakeHandlers } from './src/agentcore-fake-handlers';
-import { createAgentCoreFakeStore } from './src/agentcore-fake-store';
+import { createAgentCoreAdapter } from '../src/agentcore-adapter';
+import { createAgentCoreFakeHandlers } from '../src/agentcore-fake-handlers';
+import { createAgentCoreFakeStore } from '../src/agentcore-fake-store';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const memoryId = 'memplane_bench-AbCdEf0123';
 const fake = createAgentCoreFakeStore({ memoryId });

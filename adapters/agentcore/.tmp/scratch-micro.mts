@@ -1,8 +1,8 @@
 import { createCursorCodec, memoryListPageSchema, parseProviderResult, memorySourceRefSchema } from '@memplane/core';
-import { agentCoreRecordPageSchema } from './src/agentcore-api-schemas';
-import { readRecord } from './src/agentcore-record-mapping';
-import { encodeScope, toScopeMetadata } from './src/agentcore-scope-mapping';
-import { packProvenance, unpackProvenance } from './src/agentcore-provenance';
+import { agentCoreRecordPageSchema } from '../src/agentcore-api-schemas';
+import { readRecord } from '../src/agentcore-record-mapping';
+import { encodeScope, toScopeMetadata } from '../src/agentcore-scope-mapping';
+import { packProvenance, unpackProvenance } from '../src/agentcore-provenance';
 const scope = { companyId: 'company-1', agentId: 'agent-1' };
 const encoded = encodeScope(scope);
 const source = { kind: 'issue_comment', companyId: 'company-1', issueId: 'i', commentId: 'c' };
@@ -25,9 +25,9 @@ time('core list page schema (50)', () => parseProviderResult(memoryListPageSchem
 const codec = createCursorCodec();
 time('cursor encode', () => codec.encode({ nextToken: 'eyJhZnRlciI6NTB9' }, { scope, listing: 'records', filter: null }));
 time('toISOString x50', () => { for (const r of parsed.memoryRecordSummaries) r.createdAt.toISOString(); });
-import { toRecordHandle } from './src/agentcore-handle';
-import { storedScopeOfRecord } from './src/agentcore-record-mapping';
-import { findStoredScopeViolation, toSnippetScope } from './src/agentcore-stored-scope';
+import { toRecordHandle } from '../src/agentcore-handle';
+import { storedScopeOfRecord } from '../src/agentcore-record-mapping';
+import { findStoredScopeViolation, toSnippetScope } from '../src/agentcore-stored-scope';
 const rs = parsed.memoryRecordSummaries;
 time('toRecordHandle x50', () => { for (const r of rs) toRecordHandle(r.memoryRecordId); });
 time('storedScopeOfRecord x50', () => { for (const r of rs) storedScopeOfRecord(r); });
