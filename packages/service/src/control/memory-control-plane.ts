@@ -1,4 +1,4 @@
-import { identifierSchema, parseInput, stableStringify, type MemoryAdapterCapabilities } from '@memplane/core';
+import { identifierSchema, parseInput, stableStringify, type MemoryAdapter, type MemoryAdapterCapabilities } from '@memplane/core';
 import { referenceOf } from '../actor/memory-actor';
 import { noCaptureHooks, type MemoryBinding, type MemoryBindingTarget, type ResolvedMemoryBinding } from '../bindings/memory-binding';
 import { resolveBinding } from '../bindings/resolve-binding';
@@ -69,14 +69,15 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
     createdAt: internals.now(),
   });
 
-  async function capabilitiesOf(draft: MemoryBinding): Promise<MemoryAdapterCapabilities> {
+  async function capabilitiesOf(draft: MemoryBinding): Promise<{ capabilities: MemoryAdapterCapabilities; adapter?: MemoryAdapter }> {
     const factory = registry.require(draft.providerId);
     assertNoPlainSecrets(draft.config, factory.secretFields);
     if (factory.configSchema !== undefined) parseInput(factory.configSchema, draft.config, 'binding config', 'config');
     const declared = factory.capabilities ?? (await factory.loadCapabilities?.());
-    if (declared !== undefined) return { ...declared };
+    if (declared !== undefined) return { capabilities: { ...declared } };
     // Building the adapter checks the config end to end (secrets included) before anything is saved.
-    return { ...(await internals.adapters.build(draft)).capabilities };
+    const adapter = await internals.adapters.build(draft);
+    return { capabilities: { ...adapter.capabilities }, adapter };
   }
 
   async function requireBinding(companyId: string, key: string): Promise<MemoryBinding> {
@@ -107,8 +108,10 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
         createdAt: now,
         updatedAt: now,
       };
-      const binding = { ...draft, capabilities: await capabilitiesOf(draft) };
+      const { capabilities, adapter } = await capabilitiesOf(draft);
+      const binding = { ...draft, capabilities };
       await store.insertBinding(binding, [activity(companyId, 'binding.created', { type: 'binding', id: binding.id }, null, binding)]);
+      if (adapter !== undefined) internals.adapters.adopt(binding, adapter);
       return binding;
     },
 
@@ -128,10 +131,12 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
       };
       const providerChanged =
         next.providerId !== existing.providerId || stableStringify(next.config) !== stableStringify(existing.config);
-      if (providerChanged) next.capabilities = await capabilitiesOf(next);
+      let adapter: MemoryAdapter | undefined;
+      if (providerChanged) ({ capabilities: next.capabilities, adapter } = await capabilitiesOf(next));
       await store.updateBinding(next, valid.expectedRevision ?? existing.revision, [
         activity(companyId, 'binding.updated', { type: 'binding', id: next.id }, existing, next),
       ]);
+      if (adapter !== undefined) internals.adapters.adopt(next, adapter);
       return next;
     },
 

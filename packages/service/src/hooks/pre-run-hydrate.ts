@@ -62,7 +62,7 @@ export async function preRunHydrate(
   }
 
   if (binding !== undefined) {
-    const records = createRecordOperations(internals, firing.context);
+    const records = createRecordOperations(internals, firing.context, { hook });
     const outcome = await deliverWithTimeout(
       () =>
         records.query({

@@ -10,6 +10,8 @@ export interface AdapterCache {
   adapterFor(binding: MemoryBinding): Promise<MemoryAdapter>;
   /** Builds an adapter without caching it (to read a manifest before a binding is saved). */
   build(binding: MemoryBinding): Promise<MemoryAdapter>;
+  /** Caches an adapter built for a binding that has since been saved, so it is not built twice. */
+  adopt(binding: MemoryBinding, adapter: MemoryAdapter): void;
   /** Forgets the adapters of one provider, or all; they are rebuilt on next use. */
   invalidate(providerId?: string): void;
   /** Closes every adapter built so far that has a `close()` (the markdown adapter's index). */
@@ -67,6 +69,11 @@ export function createAdapterCache(options: {
 
   return {
     build,
+    adopt(binding, adapter) {
+      const adopted = Promise.resolve(adapter);
+      built.add(adopted);
+      entries.set(binding.id, { revision: binding.revision, fingerprint: fingerprintOf(binding), providerId: binding.providerId, adapter: adopted });
+    },
     adapterFor(binding) {
       const entry = entries.get(binding.id);
       if (entry !== undefined && entry.revision === binding.revision) return entry.adapter;

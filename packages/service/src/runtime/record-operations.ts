@@ -7,6 +7,7 @@ import {
   type MemoryContextBundle,
   type MemoryCorrectionResult,
   type MemoryForgetResult,
+  type MemoryHookContext,
   type MemoryListPage,
   type MemoryProfile,
   type MemoryRecordWriteResult,
@@ -31,11 +32,15 @@ export function requireCapability(adapter: MemoryAdapter, flag: keyof MemoryAdap
 const idsOf = (snippets: MemorySnippet[]) => snippets.map((snippet) => snippet.handle.providerRecordId);
 const warningsOf = (result: { warnings?: MemoryWarning[] }): MemoryWarning[] => [...(result.warnings ?? [])];
 
-/** The record operations of one caller: capture, upsertRecords, query, list, get, forget, correct, profile. */
-export function createRecordOperations(internals: ServiceInternals, context: MemoryCallContext) {
+/**
+ * The record operations of one caller: capture, upsertRecords, query, list, get, forget,
+ * correct, profile. Operations run for a hook delivery (`origin.hook`) are logged with it.
+ */
+export function createRecordOperations(internals: ServiceInternals, context: MemoryCallContext, origin: { hook?: MemoryHookContext } = {}) {
   const scopeFields = (request: { scope?: requests.MemoryServiceScope }) => ({
     scope: request.scope ?? {},
     namedCompanyIds: [request.scope?.companyId],
+    ...(origin.hook === undefined ? {} : { hook: origin.hook }),
   });
 
   return {
@@ -53,7 +58,7 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
             ...scopeFields(valid),
             bindingKey: valid.bindingKey,
             source: valid.source,
-            hook: valid.hook,
+            hook: valid.hook ?? origin.hook,
             details: { mode: valid.mode ?? 'capture_residue', payloadCharacters: valid.payload.text?.length ?? 0 },
           };
         },

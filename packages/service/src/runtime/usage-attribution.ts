@@ -38,8 +38,8 @@ export function hasBillableCounters(entry: MemoryUsage): boolean {
 
 /**
  * The plan's attribution rule: the caller's explicit mode first; else what the provider
- * reported; else `included_in_run` inside a heartbeat run (the run already accounts for its
- * work, so no duplicate cost event); else `untracked`.
+ * reported, unless it only said `untracked`; else `included_in_run` inside a heartbeat run (the
+ * run already accounts for its work, so no duplicate cost event); else `untracked`.
  */
 export function attributionModeOf(
   explicit: MemoryAttributionMode | undefined,
@@ -47,7 +47,7 @@ export function attributionModeOf(
   heartbeatRunId: string | undefined,
 ): MemoryAttributionMode {
   if (explicit !== undefined) return explicit;
-  const reported = usage.find((entry) => entry.attributionMode !== undefined)?.attributionMode;
+  const reported = usage.find((entry) => entry.attributionMode !== undefined && entry.attributionMode !== 'untracked')?.attributionMode;
   if (reported !== undefined) return reported;
   return heartbeatRunId === undefined ? 'untracked' : 'included_in_run';
 }
