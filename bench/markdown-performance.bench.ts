@@ -1,0 +1,124 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { createMarkdownAdapter } from '@memplane/markdown';
+import { formatNumber, type Benchmark } from './bench-harness';
+import { buildMiniSearch, buildOrama, markdownQuery, miniSearchQuery, oramaQuery, saveIndexes, timeQueries, type QueryTimings } from './markdown-performance-engines';
+import { syntheticCorpus, syntheticQueries, type SyntheticRecord } from './markdown-synthetic-corpus';
+
+const benchDirectory = dirname(fileURLToPath(import.meta.url));
+const recordCount = Number(process.env.MEMPLANE_BENCH_RECORDS ?? 100_000);
+const companies = 10;
+
+interface ChildFigures extends QueryTimings {
+  openMs: number;
+  rssBeforeMb: number;
+  rssAfterMb: number;
+}
+
+function inChild(engine: string, path: string, queriesFile: string): ChildFigures {
+  const output = execFileSync(process.execPath, ['--import', 'tsx', join(benchDirectory, 'markdown-performance-child.ts'), engine, path, queriesFile], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(output.trim().split('\n').at(-1) as string) as ChildFigures;
+}
+
+async function upsertAll(root: string, records: SyntheticRecord[]): Promise<number> {
+  const adapter = createMarkdownAdapter({ root });
+  const byScope = new Map<string, SyntheticRecord[]>();
+  for (const record of records) {
+    const key = `${record.companyId}\u0000${record.agentId}`;
+    byScope.set(key, [...(byScope.get(key) ?? []), record]);
+  }
+  const started = performance.now();
+  for (const group of byScope.values()) {
+    const first = group[0] as SyntheticRecord;
+    for (let start = 0; start < group.length; start += 1000) {
+      await adapter.upsertRecords({
+        bindingKey: 'bench',
+        scope: { companyId: first.companyId, agentId: first.agentId },
+        records: group.slice(start, start + 1000).map((record) => ({ text: record.text, metadata: { n: record.id } })),
+      });
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  adapter.close();
+  return seconds;
+}
+
+export const markdownPerformanceBenchmark: Benchmark = {
+  name: 'markdown-performance',
+  description: `@memplane/markdown at ${recordCount.toLocaleString('en')} records in ${companies} companies beside MiniSearch and Orama doing the same work in the same run: batched writes, lexical queries scoped to one company, opening a saved index in a fresh process, rebuilding, RSS.`,
+  async run() {
+    const { records, words } = syntheticCorpus(recordCount, companies);
+    const queries = syntheticQueries(words, 200);
+    const work = mkdtempSync(join(tmpdir(), 'memplane-markdown-bench-'));
+    const queriesFile = join(work, 'queries.json');
+    writeFileSync(queriesFile, JSON.stringify(queries));
+    try {
+      const root = join(work, 'root');
+      const upsertSeconds = await upsertAll(root, records);
+      const markdown = markdownQuery(root);
+      const markdownQueries = await timeQueries(queries, markdown.run);
+      const rebuildStarted = performance.now();
+      markdown.adapter.rebuildIndex();
+      const rebuildSeconds = (performance.now() - rebuildStarted) / 1000;
+      markdown.adapter.close();
+
+      let started = performance.now();
+      const miniSearch = buildMiniSearch(records);
+      const miniSearchBuildSeconds = (performance.now() - started) / 1000;
+      const miniSearchQueries = await timeQueries(queries, miniSearchQuery(miniSearch));
+      started = performance.now();
+      const orama = await buildOrama(records);
+      const oramaBuildSeconds = (performance.now() - started) / 1000;
+      const oramaQueries = await timeQueries(queries, oramaQuery(orama));
+      const saved = saveIndexes(join(work, 'saved'), miniSearch, orama);
+
+      const markdownChild = inChild('markdown', root, queriesFile);
+      const miniSearchChild = inChild('minisearch', join(work, 'saved', 'minisearch.json'), queriesFile);
+      const oramaChild = inChild('orama', join(work, 'saved', 'orama.json'), queriesFile);
+
+      const rate = (seconds: number) => formatNumber(recordCount / seconds / 1000, 1);
+      const figures = {
+        records: recordCount,
+        companies,
+        markdown: { upsertSeconds, rebuildSeconds, queries: markdownQueries, child: markdownChild },
+        minisearch: { buildSeconds: miniSearchBuildSeconds, saveMs: saved.miniSearchMs, queries: miniSearchQueries, child: miniSearchChild },
+        orama: { buildSeconds: oramaBuildSeconds, saveMs: saved.oramaMs, queries: oramaQueries, child: oramaChild },
+      };
+      return {
+        figures,
+        tables: [
+          {
+            title: `${recordCount.toLocaleString('en')} records, ${companies} companies: @memplane/markdown beside MiniSearch 7 and Orama 3`,
+            columns: ['measure', 'goal', '@memplane/markdown', 'MiniSearch', 'Orama'],
+            rows: [
+              ['write throughput, batches of 1000 (k records/s)', '≥ 10', rate(upsertSeconds), `${rate(miniSearchBuildSeconds)} (in memory, addAll)`, `${rate(oramaBuildSeconds)} (in memory, insertMultiple)`],
+              ['lexical query in one company, p50 (ms)', '≤ 2', formatNumber(markdownQueries.p50, 2), formatNumber(miniSearchQueries.p50, 2), formatNumber(oramaQueries.p50, 2)],
+              ['lexical query in one company, p95 (ms)', '≤ 5', formatNumber(markdownQueries.p95, 2), formatNumber(miniSearchQueries.p95, 2), formatNumber(oramaQueries.p95, 2)],
+              ['open a saved index in a fresh process (ms)', '≤ 100', formatNumber(markdownChild.openMs, 1), `${formatNumber(miniSearchChild.openMs, 1)} (loadJSON)`, `${formatNumber(oramaChild.openMs, 1)} (load)`],
+              ['full rebuild from the source (s)', '≤ 15', `${formatNumber(rebuildSeconds, 2)} (from markdown)`, `${formatNumber(miniSearchBuildSeconds, 2)} (addAll)`, `${formatNumber(oramaBuildSeconds, 2)} (insertMultiple)`],
+              ['RSS after open + 210 queries, fresh process (MB)', '≤ 250', formatNumber(markdownChild.rssAfterMb, 0), formatNumber(miniSearchChild.rssAfterMb, 0), formatNumber(oramaChild.rssAfterMb, 0)],
+              ['query p50 / p95 in the fresh process (ms)', '', `${formatNumber(markdownChild.p50, 2)} / ${formatNumber(markdownChild.p95, 2)}`, `${formatNumber(miniSearchChild.p50, 2)} / ${formatNumber(miniSearchChild.p95, 2)}`, `${formatNumber(oramaChild.p50, 2)} / ${formatNumber(oramaChild.p95, 2)}`],
+              ['mean hits per query (top 10)', '', formatNumber(markdownQueries.meanHits, 1), formatNumber(miniSearchQueries.meanHits, 1), formatNumber(oramaQueries.meanHits, 1)],
+            ],
+            notes: [
+              'Corpus: the research corpus of local-index.md, generated with a fixed seed: 5k pseudo-words, Zipf (s=1), 30 to 60 words per record, 10 agents per company. Queries: 200 of 2 or 3 terms from word ranks ≥ 50, OR-ed, each scoped to one company, after 10 warm-up queries, top 10.',
+              '@memplane/markdown writes go through upsertRecords (zod validation, markdown files written atomically with fsync, the FTS5 index in the same transaction); queries go through query() (validation, scope checks, neighbour-context BM25). MiniSearch and Orama index in memory only; persisting them is a separate JSON save (' +
+                `${formatNumber(saved.miniSearchMs / 1000, 2)} s and ${formatNumber(saved.oramaMs / 1000, 2)} s here).`,
+              'Open and RSS are measured in a fresh node process per engine (after its modules are imported), which then runs the same 210 queries; RSS includes the node runtime and tsx.',
+              'One run on a shared 2-core machine: read only differences above about 1.5× as meaningful.',
+            ],
+          },
+        ],
+      };
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+};
