@@ -227,3 +227,17 @@ describe('profile', () => {
     expect(profile.items).toBeUndefined();
   });
 });
+
+describe('capture_record', () => {
+  it('writes the payload as one memory entry at once, and refuses one over Supermemory\'s limit naming payload.text', async () => {
+    const adapter = environment.createAdapter();
+    const scope = freshScope();
+    const result = await adapter.capture({ bindingKey, scope, source: source(scope), mode: 'capture_record', payload: { text: 'Recorded as is.' }, metadata: { kind: 'note' } });
+    expect(result.jobs).toBeUndefined();
+    expect(result.records?.[0]?.providerRecordId).toMatch(/^mem:/);
+    expect(await adapter.get(result.records![0]!, scope)).toMatchObject({ text: 'Recorded as is.', metadata: { kind: 'note' }, source: source(scope) });
+    await expect(
+      adapter.capture({ bindingKey, scope, source: source(scope), mode: 'capture_record', payload: { text: 'y'.repeat(10_001) } }),
+    ).rejects.toMatchObject({ code: 'MEMORY_VALIDATION', field: 'payload.text' });
+  });
+});

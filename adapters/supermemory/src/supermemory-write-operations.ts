@@ -1,6 +1,7 @@
 import {
   MemoryError,
   MemoryInvalidResponseError,
+  MemoryValidationError,
   type MemoryCaptureRequest,
   type MemoryCaptureResult,
   type MemoryRecordFailure,
@@ -134,16 +135,18 @@ export async function captureSupermemory(
   }
   const content = captureContent(request, warnings);
   if ((request.mode ?? 'capture_residue') === 'capture_record') {
+    if (content.length > maximumMemoryLength) {
+      throw new MemoryValidationError({
+        target: 'capture request',
+        issues: [{ path: 'payload.text', message: `a capture_record capture holds at most ${maximumMemoryLength} characters in Supermemory` }],
+      });
+    }
     const written = await upsertSupermemoryRecords(context, {
       bindingKey: request.bindingKey,
       scope: request.scope,
       source: request.source,
       records: [{ text: content, ...(request.metadata === undefined ? {} : { metadata: request.metadata }) }],
     });
-    const [failure] = written.failures ?? [];
-    if (failure !== undefined) {
-      warnings.push({ type: 'other', message: `Supermemory did not store the capture: ${failure.message}` });
-    }
     return { records: written.records ?? [], usage: written.usage ?? [], warnings };
   }
   const submittedAtMs = context.now();
