@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { finalExtractionJobStatuses, type MemoryRecordHandle } from '@memplane/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMem0Adapter } from './mem0-adapter';
+
+/**
+ * The live tier: the same operations against the real mem0 platform. It runs only when
+ * `MEM0_API_KEY` is set (and `MEM0_HOST`, optionally, for another deployment); otherwise
+ * the whole block is reported as skipped with the reason in its title. Every record it
+ * writes is under a fresh company id and is forgotten at the end.
+ */
+const apiKey = process.env.MEM0_API_KEY;
+const live = apiKey !== undefined && apiKey.trim() !== '';
+const title = live ? 'live mem0 platform' : 'live mem0 platform (skipped: MEM0_API_KEY is not set)';
+
+describe.skipIf(!live)(title, () => {
+  const adapter = live ? createMem0Adapter({ apiKey, ...(process.env.MEM0_HOST ? { host: process.env.MEM0_HOST } : {}), timeoutMs: 60_000 }) : undefined;
+  const scope = { companyId: `memplane-live-${randomBytes(4).toString('hex')}`, agentId: 'live-agent' };
+  const written: MemoryRecordHandle[] = [];
+
+  afterAll(async () => {
+    if (adapter !== undefined && written.length > 0) await adapter.forget(written, scope);
+  });
+
+  it('writes, reads, lists and queries a verbatim record', { timeout: 120_000 }, async () => {
+    if (adapter === undefined) return;
+    const marker = `mk${randomBytes(4).toString('hex')}`;
+    const result = await adapter.upsertRecords({ bindingKey: 'live', scope, source: { kind: 'manual_note', companyId: scope.companyId }, records: [{ text: `Live check ${marker}: the deploy window is Tuesday.`, metadata: { marker } }] });
+    written.push(...(result.records ?? []));
+    expect(written).toHaveLength(1);
+    const snippet = await adapter.get(written[0] as MemoryRecordHandle, scope);
+    expect(snippet?.metadata).toEqual({ marker });
+    expect((await adapter.list({ bindingKey: 'live', scope })).items.map((item) => item.text)).toContain(snippet?.text);
+    expect(await adapter.get(written[0] as MemoryRecordHandle, { companyId: `${scope.companyId}-other` })).toBeNull();
+    let found = false;
+    for (let attempt = 0; attempt < 10 && !found; attempt += 1) {
+      found = (await adapter.query({ bindingKey: 'live', scope, query: `deploy window ${marker}` })).snippets.some((item) => item.text.includes(marker));
+    }
+    expect(found).toBe(true);
+  });
+
+  it('captures residue and follows its extraction job to a final status', { timeout: 180_000 }, async () => {
+    if (adapter === undefined) return;
+    const { jobs } = await adapter.capture({ bindingKey: 'live', scope, source: { kind: 'manual_note', companyId: scope.companyId }, payload: { text: 'I prefer green tea and I deploy on Tuesdays.' } });
+    const job = jobs?.[0];
+    expect(job?.status).toBe('queued');
+    let status = job?.status;
+    for (let poll = 0; poll < 60 && status !== undefined && !finalExtractionJobStatuses.includes(status); poll += 1) {
+      status = (await adapter.getExtractionJob(job?.providerJobId ?? '', scope)).job?.status;
+    }
+    expect(status).toBe('succeeded');
+    written.push(...(await adapter.list({ bindingKey: 'live', scope, limit: 200 })).items.map((item) => item.handle));
+  });
+});
