@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MemoryService } from '../service/create-memory-service';
+import { actors, as, bindCompanyDefault, createTestService } from '../test-support/service-test-support';
+import { createMemoryTools, type MemoryToolDefinition, type MemoryToolResult } from './memory-tools';
+
+function succeeded(result: MemoryToolResult): Extract<MemoryToolResult, { isError: false }> {
+  if (result.isError) throw new TypeError(`expected success, got ${result.content}`);
+  return result;
+}
+
+describe('agent tools', () => {
+  let service: MemoryService;
+  let cleanUp: () => Promise<void>;
+  let tools: Map<string, MemoryToolDefinition>;
+  const planner = { ...as(actors.planner, { heartbeatRunId: 'run-3' }), issueId: 'ACME-1' };
+
+  beforeEach(async () => {
+    ({ service, cleanUp } = await createTestService());
+    await bindCompanyDefault(service, actors.acmeAdmin, 'default', 'memory');
+    tools = new Map(createMemoryTools(service).map((tool) => [tool.name, tool]));
+  });
+  afterEach(async () => cleanUp());
+
+  const call = (name: string, input: unknown, context = planner) => tools.get(name)!.execute(input, context);
+
+  it('are the six tools of the plan, each with a JSON Schema and a dot-free function name', () => {
+    expect([...tools.keys()]).toEqual(['memory.search', 'memory.note', 'memory.forget', 'memory.correct', 'memory.list', 'memory.get']);
+    const search = tools.get('memory.search')!;
+    expect(search.functionName).toBe('memory_search');
+    expect(search.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { query: { type: 'string' }, topK: { type: 'integer', maximum: 20 }, reach: { enum: ['company', 'agent'] } },
+      required: ['query'],
+      additionalProperties: false,
+    });
+    expect(search.inputSchema).not.toHaveProperty('$schema');
+    for (const tool of tools.values()) expect(tool.description.length).toBeGreaterThan(20);
+  });
+
+  it('note, search, correct, get, list and forget a memory through the runtime API', async () => {
+    const noted = succeeded(await call('memory.note', { text: 'The billing service deploys on Tuesdays.', kind: 'decision', tags: ['billing'] }));
+    const [recordId] = (noted.data as { recordIds: string[] }).recordIds;
+    expect(recordId).toMatch(/^memory:mem_/);
+
+    const found = succeeded(await call('memory.search', { query: 'when does billing deploy' }));
+    expect(found.content).toContain(`[${recordId}] The billing service deploys on Tuesdays.`);
+    expect(found.data).toMatchObject({
+      results: [{ recordId, metadata: { kind: 'decision', tags: ['billing'] }, source: { kind: 'manual_note', issueId: 'ACME-1', runId: 'run-3' } }],
+    });
+
+    succeeded(await call('memory.correct', { recordId, text: 'The billing service deploys on Wednesdays.', reason: 'moved by the release team' }));
+    const read = succeeded(await call('memory.get', { recordId }));
+    expect(read.content).toContain('Wednesdays');
+    expect(succeeded(await call('memory.list', {})).content).toContain('Wednesdays');
+
+    succeeded(await call('memory.forget', { recordIds: [recordId] }));
+    expect(succeeded(await call('memory.get', { recordId })).content).toBe('Not found.');
+    expect(succeeded(await call('memory.search', { query: 'billing' })).content).toBe('No memories matched.');
+
+    const log = await service.explorer(as(actors.acmeAdmin)).listOperations({ agentId: 'planner' });
+    expect(log.items.map((entry) => entry.operation)).toEqual(['record_upsert']);
+    const all = await service.explorer(as(actors.acmeAdmin)).listOperations({ runId: 'run-3' });
+    expect(all.items.map((entry) => entry.operation).reverse()).toEqual(['record_upsert', 'query', 'correct', 'get', 'list', 'forget', 'get', 'query']);
+  });
+
+  it('reach the agent own memories only when asked', async () => {
+    succeeded(await call('memory.note', { text: 'Planner prefers short status updates.' }));
+    await service.runtime(as(actors.acmeAdmin)).upsertRecords({ records: [{ text: 'Company status updates are weekly.' }] });
+    expect((succeeded(await call('memory.search', { query: 'status updates' })).data as { results: unknown[] }).results).toHaveLength(2);
+    const own = succeeded(await call('memory.search', { query: 'status updates', reach: 'agent' }));
+    expect(own.content).toContain('Planner prefers');
+    expect(own.content).not.toContain('weekly');
+  });
+
+  it('answer bad input and memory errors with an error result the model can read', async () => {
+    const badInput = await call('memory.search', { query: '', extra: true });
+    expect(badInput).toMatchObject({ isError: true, error: { code: 'MEMORY_VALIDATION' } });
+    const badId = await call('memory.get', { recordId: 'no-separator' });
+    expect(badId).toMatchObject({ isError: true, error: { code: 'MEMORY_VALIDATION' }, content: expect.stringContaining('recordId') });
+    const missing = await call('memory.correct', { recordId: 'memory:mem_999999', text: 'x' });
+    expect(missing).toMatchObject({ isError: true, error: { code: 'MEMORY_NOT_FOUND' } });
+    const foreign = await call('memory.search', { query: 'x' }, { ...as(actors.scout), issueId: 'G-1' });
+    expect(foreign).toMatchObject({ isError: true, error: { code: 'MEMORY_CONFIGURATION' } });
+  });
+
+  it('page through memory.list with the cursor it prints', async () => {
+    await service.runtime(as(actors.acmeAdmin)).upsertRecords({ records: Array.from({ length: 3 }, (_, index) => ({ text: `Fact number ${index}.` })) });
+    const first = succeeded(await call('memory.list', { limit: 2 }));
+    const { nextCursor } = first.data as { nextCursor: string };
+    expect(first.content).toContain(`cursor "${nextCursor}"`);
+    const second = succeeded(await call('memory.list', { limit: 2, cursor: nextCursor }));
+    expect(second.content).toContain('Fact number 2.');
+    expect(second.data).not.toHaveProperty('nextCursor');
+  });
+});
