@@ -157,6 +157,14 @@ describe('correct', () => {
     expect(await adapter.get(handle, scope)).toMatchObject({ summary: 'new summary', metadata: { words: [] } });
   });
 
+  it('keeps metadata keys other applications wrote on the record', async () => {
+    const { adapter, handle, scope, memoryRecordId } = await writeOne();
+    const stored = environment.fake.records.get(memoryRecordId);
+    if (stored?.metadata !== undefined) stored.metadata['team.owner'] = { stringValue: 'platform' };
+    await adapter.correct(handle, { text: 'corrected' }, scope);
+    expect(environment.fake.records.get(memoryRecordId)?.metadata?.['team.owner']).toEqual({ stringValue: 'platform' });
+  });
+
   it('refuses handles of another scope as not found and leaves the record unchanged', async () => {
     const { adapter, handle, scope } = await writeOne();
     await expect(adapter.correct(handle, { text: 'intruder' }, { companyId: 'globex' })).rejects.toSatisfy(MemoryNotFoundError.isInstance);

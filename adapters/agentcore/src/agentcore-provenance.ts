@@ -7,7 +7,7 @@ export const maximumMetadataEntries = 15;
 export const maximumMetadataValueLength = 256;
 
 const chunkKeyPrefix = 'memplane.p';
-const headerPattern = /^([jz])([1-9])\.(.*)$/s;
+const chunkKeys = Array.from({ length: 10 }, (_, index) => `${chunkKeyPrefix}${index}`);
 
 /**
  * What the adapter keeps beside a record or an event: the source ref, the caller metadata and
@@ -31,7 +31,7 @@ export interface StoredProvenance {
 
 /** The metadata key of provenance chunk `index`. */
 export function provenanceChunkKey(index: number): string {
-  return `${chunkKeyPrefix}${index}`;
+  return chunkKeys[index] ?? `${chunkKeyPrefix}${index}`;
 }
 
 function chunk(header: 'j' | 'z', data: string, available: number): string[] | undefined {
@@ -129,19 +129,19 @@ type MetadataMap = Record<string, { stringValue?: string | undefined } | undefin
 export function unpackProvenance(metadata: MetadataMap): StoredProvenance | undefined | 'unreadable' {
   const first = metadata?.[provenanceChunkKey(0)]?.stringValue;
   if (first === undefined) return undefined;
-  const header = headerPattern.exec(first);
-  if (header === null) return 'unreadable';
-  const [, format, countText, firstData] = header;
-  let data = firstData ?? '';
-  for (let index = 1; index < Number(countText); index += 1) {
+  // The header is `j<count>.` or `z<count>.`; read by hand, as this runs for every record read.
+  const format = first[0];
+  const count = first.charCodeAt(1) - 48;
+  if ((format !== 'j' && format !== 'z') || count < 1 || count > 9 || first[2] !== '.') return 'unreadable';
+  let data = first.slice(3);
+  for (let index = 1; index < count; index += 1) {
     const value = metadata?.[provenanceChunkKey(index)]?.stringValue;
     if (value === undefined) return 'unreadable';
     data += value;
   }
   try {
     const bytes = Buffer.from(data, 'base64');
-    const json = (format === 'z' ? inflateRawSync(bytes) : bytes).toString('utf8');
-    const parsed = JSON.parse(json) as unknown;
+    const parsed = JSON.parse((format === 'z' ? inflateRawSync(bytes) : bytes).toString('utf8')) as unknown;
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as StoredProvenance) : 'unreadable';
   } catch {
     return 'unreadable';

@@ -108,6 +108,21 @@ describe('double enforcement of the company boundary', () => {
   });
 });
 
+describe('long identifiers', () => {
+  it('stores ids too long to encode as digests and still matches them exactly', async () => {
+    const adapter = environment.createAdapter();
+    const companyId = `company-${'ü'.repeat(80)}`;
+    const projectId = `project-${'/'.repeat(60)}`;
+    const written = await adapter.upsertRecords({ bindingKey: 'default', scope: { companyId, projectId }, records: [{ text: 'long ids' }] });
+    expect(written.warnings?.map((warning) => (warning.type === 'compatibility' ? warning.feature : warning.type))).toEqual(['scope.companyId', 'scope.projectId']);
+    const page = await adapter.list({ bindingKey: 'default', scope: { companyId, projectId } });
+    expect(page.items.map((item) => [item.text, item.scope])).toEqual([['long ids', { companyId, projectId }]]);
+    expect((await adapter.list({ bindingKey: 'default', scope: { companyId } })).items[0]?.scope).toEqual({ companyId });
+    expect((await adapter.list({ bindingKey: 'default', scope: { companyId: `${companyId}x` } })).items).toEqual([]);
+    expect((await adapter.list({ bindingKey: 'default', scope: { companyId, projectId: `${projectId}x` } })).items).toEqual([]);
+  });
+});
+
 describe('query', () => {
   it('sends RetrieveMemoryRecords with topK and returns the best records first, with their scores', async () => {
     const adapter = environment.createAdapter();
