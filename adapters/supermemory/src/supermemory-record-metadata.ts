@@ -91,6 +91,17 @@ function parseJsonObject(text: unknown): Record<string, unknown> | undefined {
 
 const stringOrUndefined = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
+// Records of one page usually share their source ref, and parsing it was the largest cost of
+// reading a page (bench/supermemory-overhead). The last parse is kept; every caller gets its own
+// shallow copy, which is a full copy because a source ref holds only strings.
+let lastSource: { text: string; value: Record<string, unknown> | undefined } | undefined;
+
+function parseSource(text: unknown): Record<string, unknown> | undefined {
+  if (typeof text !== 'string') return undefined;
+  if (lastSource?.text !== text) lastSource = { text, value: parseJsonObject(text) };
+  return lastSource.value === undefined ? undefined : { ...lastSource.value };
+}
+
 /**
  * Reads back what `encodeRecordMetadata` wrote. A JSON copy that no longer parses is left out
  * and reported as a `compatibility` warning rather than failing the whole read.
@@ -100,7 +111,7 @@ export function decodeRecordMetadata(
   warnings: MemoryWarning[],
 ): DecodedRecordMetadata {
   const flat = metadata ?? {};
-  const source = parseJsonObject(flat[metadataKeys.source]);
+  const source = parseSource(flat[metadataKeys.source]);
   const callerMetadata = parseJsonObject(flat[metadataKeys.callerMetadata]);
   if (flat[metadataKeys.source] !== undefined && source === undefined) {
     warnings.push({ type: 'compatibility', feature: 'source', details: 'A stored source ref was not valid JSON and was left out.' });

@@ -16,6 +16,9 @@ export const supermemoryScopeKeys = {
 } as const satisfies Record<MemoryScopeField, string>;
 
 const scopeFields = Object.keys(supermemoryScopeKeys) as MemoryScopeField[];
+const narrowingFields = Object.entries(supermemoryScopeKeys).filter(([field]) => field !== 'companyId') as Array<
+  [Exclude<MemoryScopeField, 'companyId'>, string]
+>;
 
 /** One leaf of Supermemory's metadata filter grammar. */
 export interface SupermemoryFilterCondition {
@@ -54,9 +57,9 @@ export function scopeFromMetadata(metadata: Record<string, unknown>): MemoryScop
   const companyId = metadata[supermemoryScopeKeys.companyId];
   if (typeof companyId !== 'string') return undefined;
   const scope: MemoryScope = { companyId };
-  for (const field of scopeFields) {
-    const value = metadata[supermemoryScopeKeys[field]];
-    if (field !== 'companyId' && typeof value === 'string') scope[field] = value;
+  for (const [field, key] of narrowingFields) {
+    const value = metadata[key];
+    if (typeof value === 'string') scope[field] = value;
   }
   return scope;
 }
