@@ -8,6 +8,16 @@ import { z } from 'zod';
 
 const nullableText = z.string().nullish();
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A JSON object whose keys are the caller's (`metadata`, `payload`, `profile`): checked as
+ * an object only, since a record schema costs a parse per key on every record of a page.
+ */
+const jsonObject = z.custom<Record<string, unknown>>(isPlainObject, 'must be an object');
+
 /** One memory, as search, getAll, get and update return it. */
 export const mem0MemorySchema = z.object({
   id: z.string().min(1),
@@ -19,9 +29,8 @@ export const mem0MemorySchema = z.object({
   runId: nullableText,
   /** ...while getAll and get call the same value `session_id`. */
   sessionId: nullableText,
-  metadata: z.record(z.string(), z.unknown()).nullish(),
+  metadata: jsonObject.nullish(),
   score: z.number().nullish(),
-  scoreBreakdown: z.record(z.string(), z.unknown()).nullish(),
   createdAt: z.string().min(1),
   updatedAt: nullableText,
 });
@@ -63,7 +72,7 @@ export const mem0EventPayloadSchema = z.object({
   userId: nullableText,
   agentId: nullableText,
   runId: nullableText,
-  metadata: z.record(z.string(), z.unknown()).nullish(),
+  metadata: jsonObject.nullish(),
   infer: z.boolean().nullish(),
 });
 
@@ -72,7 +81,7 @@ export const mem0EventSchema = z.object({
   id: z.string().min(1),
   eventType: z.string().min(1),
   status: z.enum(['PENDING', 'RUNNING', 'FAILED', 'SUCCEEDED']),
-  payload: z.record(z.string(), z.unknown()).nullish(),
+  payload: jsonObject.nullish(),
   createdAt: nullableText,
   startedAt: nullableText,
   completedAt: nullableText,
@@ -89,7 +98,7 @@ export const mem0EventPageSchema = z.object({
 
 /** `GET /v2/entities/user/{id}/profile/`. */
 export const mem0ProfileSchema = z.object({
-  profile: z.record(z.string(), z.unknown()).nullish(),
+  profile: jsonObject.nullish(),
   status: z.enum(['succeeded', 'pending', 'failed', 'not_enabled', 'insufficient_data']),
   updatedAt: nullableText,
   error: nullableText,

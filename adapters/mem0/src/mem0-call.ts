@@ -7,7 +7,7 @@ import {
 } from '@memplane/core';
 import type { MemoryClient } from 'mem0ai';
 import type { z } from 'zod';
-import { runWithSignal } from './mem0-client';
+import { sendWithSignal } from './mem0-client';
 import { toMemoryError, type Mem0ErrorContext } from './mem0-error';
 import { mem0ProviderKey } from './mem0-handle';
 import type { ResolvedMem0Settings } from './mem0-settings';
@@ -89,7 +89,7 @@ export function createMem0Call(
       attempts += 1;
       let body: unknown;
       try {
-        body = await runWithSignal(signal, () => send(client));
+        body = await sendWithSignal(client, signal, send);
       } catch (error) {
         throw toMemoryError(error, context);
       }

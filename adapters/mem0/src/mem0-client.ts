@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { MemoryConfigurationError } from '@memplane/core';
 import type { MemoryClient } from 'mem0ai';
 
@@ -24,12 +23,28 @@ export interface Mem0FailedResponse {
   retryAfter?: string;
 }
 
-/** The signal of the attempt in progress; the SDK's methods take none, so it travels here. */
-const attemptSignal = new AsyncLocalStorage<AbortSignal>();
+/** Where the signal of the attempt in progress waits for the SDK's request method. */
+const pendingSignal = Symbol('memplane.mem0.pendingSignal');
 
-/** Runs one SDK call so that its HTTP request is aborted when `signal` aborts. */
-export function runWithSignal<Value>(signal: AbortSignal, call: () => Promise<Value>): Promise<Value> {
-  return attemptSignal.run(signal, call);
+type ClientWithSignal = MemoryClient & { [pendingSignal]?: AbortSignal };
+
+/**
+ * Runs one SDK call so that its HTTP request is aborted when `signal` aborts. The SDK's
+ * methods take no signal, so it waits on the client and the request method takes it. Every
+ * method the adapter uses reaches the request method synchronously, before any await, so
+ * the signal is set and consumed within one synchronous run and cannot reach another call.
+ * `getProfile` awaits the client's identity ping first: its request is not aborted, though
+ * the call still times out. (An AsyncLocalStorage would carry the signal across awaits, but
+ * on Node 20 it makes every promise of the host process pay for async hooks.)
+ */
+export function sendWithSignal<Value>(client: MemoryClient, signal: AbortSignal, send: (client: MemoryClient) => Promise<Value>): Promise<Value> {
+  const holder = client as ClientWithSignal;
+  holder[pendingSignal] = signal;
+  try {
+    return send(client);
+  } finally {
+    holder[pendingSignal] = undefined;
+  }
 }
 
 /**
@@ -45,8 +60,10 @@ export function runWithSignal<Value>(signal: AbortSignal, call: () => Promise<Va
 function defineAbortableClient(sdk: Mem0Module): new (options: { apiKey: string; host: string }) => MemoryClient {
   return class Mem0AbortableClient extends sdk.MemoryClient {
     override async _fetchRawJson(url: string, options: Mem0FetchOptions): Promise<unknown> {
-      const signal = attemptSignal.getStore();
-      // The constructor's ping runs before any subclass field exists, so only module state is used here.
+      // The constructor's ping runs before any subclass field exists; a symbol property read is safe then.
+      const holder = this as ClientWithSignal;
+      const signal = holder[pendingSignal];
+      holder[pendingSignal] = undefined;
       const response = await fetch(url, {
         ...options,
         ...(signal === undefined ? {} : { signal }),

@@ -58,12 +58,11 @@ export function toSnippet(memory: Mem0Memory, warnings?: MemoryWarning[]): Memor
  * mem0 already filtered on `app_id` and the scope metadata; this is the adapter's own
  * second check of everything mem0 returns.
  */
-export function findMem0ScopeViolation(memory: Mem0Memory, scope: MemoryScope): string | undefined {
+export function findMem0ScopeViolation(memory: Mem0Memory, scope: MemoryScope, prefix: string = entityIdPrefix(scope.companyId)): string | undefined {
   if (memory.appId !== scope.companyId) return 'mem0 returned a memory of another app_id (company)';
   const metadata = memory.metadata ?? {};
   const storedCompany = metadata[mem0ScopeMetadataKeys.companyId];
   if (storedCompany !== undefined && storedCompany !== scope.companyId) return 'its scope metadata names another company';
-  const prefix = entityIdPrefix(scope.companyId);
   const runEntity = memory.runId ?? memory.sessionId;
   for (const entity of [memory.userId, memory.agentId, runEntity]) {
     if (typeof entity === 'string' && entity.includes('/') && !entity.startsWith(prefix)) {
@@ -71,10 +70,8 @@ export function findMem0ScopeViolation(memory: Mem0Memory, scope: MemoryScope): 
     }
   }
   if (!scopeMatches(fromMem0Scope(memory.appId, metadata), scope)) return 'its scope metadata does not match the requested scope';
-  const source = readStoredMetadata(metadata).source as { companyId?: unknown } | undefined;
-  if (source !== undefined && source !== null && typeof source === 'object' && source.companyId !== scope.companyId) {
-    return 'its source belongs to another company';
-  }
+  const source = metadata.memplane_source as { companyId?: unknown } | null | undefined;
+  if (typeof source === 'object' && source !== null && source.companyId !== scope.companyId) return 'its source belongs to another company';
   return undefined;
 }
 
@@ -89,8 +86,9 @@ export function keepInScope(
   metadataFilter: Record<string, unknown> | undefined,
   warnings: MemoryWarning[],
 ): Mem0Memory[] {
+  const prefix = entityIdPrefix(scope.companyId);
   return memories.filter((memory) => {
-    const violation = findMem0ScopeViolation(memory, scope);
+    const violation = findMem0ScopeViolation(memory, scope, prefix);
     if (violation !== undefined) {
       warnings.push({ type: 'scope_violation', providerRecordId: toMemoryHandle(memory.id).providerRecordId, details: violation });
       return false;
