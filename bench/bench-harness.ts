@@ -44,27 +44,43 @@ export function percentile(values: number[], p: number): number {
 /**
  * Times several variants of the same work, interleaved round by round so that noise on a
  * shared machine hits every variant alike. Returns, per variant, the median over rounds of
- * the mean time per call in microseconds.
+ * the mean wall time per call, and of the mean CPU time per call of this process (user plus
+ * system), both in microseconds. CPU time is the steadier figure when other processes compete
+ * for the cores; wall time includes waiting.
  */
 export async function compareVariants(
   variants: Record<string, () => Promise<unknown>>,
   options: { rounds: number; callsPerRound: number; warmupCalls: number },
-): Promise<Record<string, { medianMicroseconds: number; roundMicroseconds: number[] }>> {
+): Promise<
+  Record<string, { medianMicroseconds: number; medianCpuMicroseconds: number; roundMicroseconds: number[] }>
+> {
   const names = Object.keys(variants);
   for (const name of names) {
     for (let call = 0; call < options.warmupCalls; call += 1) await variants[name]!();
   }
-  const perRound: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  const wall: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  const cpu: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < options.rounds; round += 1) {
     const order = round % 2 === 0 ? names : [...names].reverse();
     for (const name of order) {
+      const startedCpu = process.cpuUsage();
       const started = performance.now();
       for (let call = 0; call < options.callsPerRound; call += 1) await variants[name]!();
-      perRound[name]!.push(((performance.now() - started) * 1000) / options.callsPerRound);
+      const elapsed = performance.now() - started;
+      const usedCpu = process.cpuUsage(startedCpu);
+      wall[name]!.push((elapsed * 1000) / options.callsPerRound);
+      cpu[name]!.push((usedCpu.user + usedCpu.system) / options.callsPerRound);
     }
   }
   return Object.fromEntries(
-    names.map((name) => [name, { medianMicroseconds: median(perRound[name]!), roundMicroseconds: perRound[name]! }]),
+    names.map((name) => [
+      name,
+      {
+        medianMicroseconds: median(wall[name]!),
+        medianCpuMicroseconds: median(cpu[name]!),
+        roundMicroseconds: wall[name]!,
+      },
+    ]),
   );
 }
 

@@ -10,12 +10,29 @@ function isPlainObject(value: object): boolean {
   return prototype === Object.prototype || prototype === null;
 }
 
+/** Whether a value is JSON, without allocating: the hot path, since nearly every value is. */
+function isJsonValue(value: unknown, depth: number): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object' || depth > maximumDepth) return false;
+  if (Array.isArray(value)) {
+    for (const entry of value) if (!isJsonValue(entry, depth + 1)) return false;
+    return true;
+  }
+  if (!isPlainObject(value)) return false;
+  for (const key in value) {
+    if (!isJsonValue((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
+}
+
 /**
  * Finds the path of the first value that is not JSON (a function, undefined, NaN, a Date,
  * a class instance, a cycle or nesting past 32 levels), or returns undefined when all is JSON.
  * A hand-written walk, because a recursive zod union costs several microseconds per key.
  */
 export function findNonJsonPath(value: unknown, path: Array<string | number> = [], depth = 0): Array<string | number> | undefined {
+  if (depth === 0 && isJsonValue(value, 0)) return undefined;
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
   if (typeof value !== 'object' || depth > maximumDepth) return path;

@@ -1,18 +1,20 @@
 import { z } from 'zod';
 import { metadataSchema } from './json-value-schema';
-import { memoryRecordHandleSchema } from './request-schemas';
 import { returnedScopeSchema } from './scope-schema';
 import { memoryHookKindSchema, returnedSourceRefSchema } from './source-schema';
 import { memoryUsageSchema, memoryWarningSchema } from './usage-schema';
 
 const usageList = z.array(memoryUsageSchema).optional();
 const warningList = z.array(memoryWarningSchema).optional();
-const timestamp = z.string().min(1).optional();
+const timestamp = z.string().optional();
+
+/** A handle as a provider returns it: shape only, like the rest of a result. */
+const memoryRecordHandleSchema = z.object({ providerKey: z.string(), providerRecordId: z.string() });
 
 export const memorySnippetSchema = z.object({
   handle: memoryRecordHandleSchema,
   text: z.string(),
-  score: z.number().finite().optional(),
+  score: z.number().optional(),
   summary: z.string().optional(),
   source: returnedSourceRefSchema.optional(),
   metadata: metadataSchema.optional(),
