@@ -1,4 +1,17 @@
 import { defineConfig } from 'tsup';
 import { libraryPreset } from '../../internal/tsconfig/tsup-preset';
 
-export default defineConfig(libraryPreset(process.cwd(), { entry: ['src/index.ts', 'src/testing.ts'] }));
+const preset = libraryPreset(process.cwd());
+
+export default defineConfig([
+  { ...preset, entry: ['src/index.ts'] },
+  {
+    ...preset,
+    entry: ['src/testing.ts'],
+    // vitest cannot be required from CommonJS, so the store suite ships as ESM only.
+    format: ['esm'],
+    // The build above owns cleaning; both write into dist at once.
+    clean: false,
+    external: ['vitest'],
+  },
+]);

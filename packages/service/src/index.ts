@@ -109,3 +109,6 @@ export { createSqliteMemoryServiceStore, type SqliteMemoryServiceStoreSettings }
 export { sqliteMigrations, type SqliteMigration } from './store/sqlite/sqlite-migrations';
 
 export { VERSION } from './version';
+
+export { runMemoryServiceDemo, type MemoryServiceDemoOptions } from './demo/run-memory-service-demo';
+export { memoryServiceDemoCommand } from './demo/demo-command';

@@ -156,9 +156,10 @@ export async function runOperation<Result>(
       if (located === undefined || !located.enabled) throw new MemoryBindingNotFoundError({ companyId, bindingKey: located?.key ?? '(removed)' });
       binding = located;
     }
-    binding ??= (
-      await resolveBinding(internals.store, companyId, prepared.resolutionAgentId ?? scope.agentId, prepared.bindingKey)
-    ).binding;
+    // The memory of the agent the scope names lives in that agent's binding; without one, the calling agent's.
+    const resolutionAgentId =
+      prepared.resolutionAgentId ?? scope.agentId ?? (context.actor.kind === 'agent' ? context.actor.agentId : undefined);
+    binding ??= (await resolveBinding(internals.store, companyId, resolutionAgentId, prepared.bindingKey)).binding;
     const adapter = await internals.adapters.adapterFor(binding);
     const outcome = await execute({
       adapter,

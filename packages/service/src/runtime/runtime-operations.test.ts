@@ -71,6 +71,19 @@ describe('runtime operations', () => {
     expect(JSON.stringify(await explorer.listOperations())).not.toContain('Tuesdays');
   });
 
+  it('resolves through the calling agent, or the agent the scope names, or the company default', async () => {
+    const service = await start();
+    await bindCompanyDefault(service, actors.acmeAdmin, 'default', 'memory');
+    const admin = service.control(as(actors.acmeAdmin));
+    await admin.createBinding({ key: 'builder-own', providerId: 'memory' });
+    await admin.setTarget({ targetType: 'agent', agentId: 'builder' }, 'builder-own');
+    expect((await service.runtime(as(actors.builder)).list()).bindingKey).toBe('builder-own');
+    expect((await service.runtime(as(actors.planner)).list()).bindingKey).toBe('default');
+    expect((await service.runtime(as(actors.planner)).list({ scope: { agentId: 'builder' } })).bindingKey).toBe('builder-own');
+    expect((await service.runtime(as(actors.acmeAdmin)).list()).bindingKey).toBe('default');
+    expect((await service.runtime(as(actors.builder)).list({ bindingKey: 'default' })).bindingKey).toBe('default');
+  });
+
   it('attributes work inside a heartbeat run to the run, and records a cost event for directly billed usage', async () => {
     const costEvents: MemoryCostEvent[] = [];
     const service = await start({

@@ -50,7 +50,7 @@ function reachScope(context: MemoryToolContext, reach: 'company' | 'agent' | und
 
 function describeSnippet(snippet: MemorySnippet, index: number): string {
   const source = snippet.source === undefined ? '' : `, from ${snippet.source.kind}${snippet.source.issueId === undefined ? '' : ` ${snippet.source.issueId}`}`;
-  const score = snippet.score === undefined ? '' : `, score ${snippet.score.toFixed(2)}`;
+  const score = snippet.score === undefined ? '' : `, score ${Number(snippet.score.toPrecision(3))}`;
   return `${index + 1}. [${schemas.toToolRecordId(snippet.handle)}] ${snippet.text.replace(/\s+/g, ' ').trim()}${score}${source}`;
 }
 

@@ -34,6 +34,32 @@ describe('SQLite store specifics', () => {
     await second.close();
   });
 
+  it('caches resolution, and sees changes another connection commits to the same file', async () => {
+    const filename = join(directory, 'shared.db');
+    const fixtures = createStoreFixtures();
+    const first = createSqliteMemoryServiceStore({ filename });
+    const second = createSqliteMemoryServiceStore({ filename });
+    await first.migrate();
+    await second.migrate();
+    const companyDefault = fixtures.binding({ key: 'default' });
+    const override = fixtures.binding({ key: 'override' });
+    await first.insertBinding(companyDefault, []);
+    await first.insertBinding(override, []);
+    await first.putTarget(fixtures.target(companyDefault), []);
+    await first.putTarget(fixtures.target(override, { targetType: 'agent', targetId: 'planner' }), []);
+    const cached = await second.resolveBinding('acme', 'planner');
+    expect(cached?.binding.key).toBe('override');
+    expect(await second.resolveBinding('acme', 'planner')).toBe(cached);
+    expect(Object.isFrozen(cached?.binding.config)).toBe(true);
+    await first.updateBinding({ ...override, enabled: false, revision: 2 }, 1, []);
+    expect((await second.resolveBinding('acme', 'planner'))?.binding.key).toBe('default');
+    await second.deleteTarget('acme', 'company', 'acme', []);
+    expect(await second.resolveBinding('acme', 'planner')).toBeUndefined();
+    expect(await first.resolveBinding('acme', 'planner')).toBeUndefined();
+    await first.close();
+    await second.close();
+  });
+
   it('records each migration once, in version order', () => {
     const database = new BetterSqlite3(':memory:');
     expect(applySqliteMigrations(database)).toBe(sqliteMigrations.length);

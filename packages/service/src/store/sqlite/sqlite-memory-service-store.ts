@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { MemoryBinding, ResolvedMemoryBinding } from '../../bindings/memory-binding';
 import type { MemoryActivityEntry, MemoryStorePage, MemoryStorePageRequest } from '../memory-service-records';
 import type { MemoryServiceStore } from '../memory-service-store';
+import { createSqliteBindingCache } from './sqlite-binding-cache';
 import { applySqliteMigrations } from './sqlite-migrations';
 import { countOperationsQuery, deliveryFilterQuery, jobFilterQuery, operationFilterQuery, type FilterQuery } from './sqlite-filters';
 import {
@@ -11,7 +12,8 @@ import {
   bindingToRow,
   deliveryToRow,
   jobToRow,
-  operationToRow,
+  operationColumns,
+  operationValues,
   rowToActivity,
   rowToBinding,
   rowToDelivery,
@@ -50,6 +52,21 @@ function duplicateKey(cause: unknown): MemoryValidationError {
   });
 }
 
+const bindingColumns = 'id, company_id, key, provider_id, config_json, enabled, hooks_json, capabilities_json, revision, created_at, updated_at';
+const selectBindingByKey = `SELECT ${bindingColumns} FROM memory_bindings WHERE company_id = ? AND key = ?`;
+const selectBindingById = `SELECT ${bindingColumns} FROM memory_bindings WHERE company_id = ? AND id = ?`;
+// One indexed read: the agent's target sorts before the company's, disabled bindings are skipped.
+const selectResolution = `SELECT ${bindingColumns
+  .split(', ')
+  .map((column) => `b.${column}`)
+  .join(', ')}, t.target_type
+  FROM memory_binding_targets t JOIN memory_bindings b ON b.id = t.binding_id AND b.company_id = t.company_id
+  WHERE t.company_id = @company AND b.enabled = 1
+    AND ((t.target_type = 'agent' AND t.target_id = @agent) OR (t.target_type = 'company' AND t.target_id = @company))
+  ORDER BY CASE t.target_type WHEN 'agent' THEN 0 ELSE 1 END
+  LIMIT 1`;
+const insertOperation = `INSERT INTO memory_operations (${operationColumns.join(', ')}) VALUES (${operationColumns.map(() => '?').join(', ')})`;
+
 /**
  * The embedded store on better-sqlite3: the default of the service. Statements run
  * synchronously inside async methods, each log append in one transaction. The schema is
@@ -84,6 +101,15 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     return statement;
   };
   const transaction = <Result>(work: () => Result): Result => open().transaction(work)();
+  const cache = createSqliteBindingCache(open);
+  // Binding and target writes clear the cache even when they fail: a clear costs one reload.
+  const changingBindings = <Result>(work: () => Result): Result => {
+    try {
+      return transaction(work);
+    } finally {
+      cache.clear();
+    }
+  };
 
   const insertActivity = (entries: MemoryActivityEntry[]) => {
     const statement = prepare(
@@ -107,8 +133,6 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     };
   }
 
-  const bindingColumns = 'id, company_id, key, provider_id, config_json, enabled, hooks_json, capabilities_json, revision, created_at, updated_at';
-
   const store: MemoryServiceStore = {
     kind: 'sqlite',
 
@@ -124,7 +148,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
 
     async insertBinding(binding, activity) {
       try {
-        transaction(() => {
+        changingBindings(() => {
           prepare(
             `INSERT INTO memory_bindings (${bindingColumns})
              VALUES (@id, @company_id, @key, @provider_id, @config_json, @enabled, @hooks_json, @capabilities_json, @revision, @created_at, @updated_at)`,
@@ -139,7 +163,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
 
     async updateBinding(binding, expectedRevision, activity) {
       try {
-        transaction(() => {
+        changingBindings(() => {
           const result = prepare(
             `UPDATE memory_bindings SET key = @key, provider_id = @provider_id, config_json = @config_json, enabled = @enabled,
                hooks_json = @hooks_json, capabilities_json = @capabilities_json, revision = @revision, updated_at = @updated_at
@@ -159,7 +183,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     },
 
     async deleteBinding(companyId, bindingId, activity) {
-      return transaction(() => {
+      return changingBindings(() => {
         prepare('DELETE FROM memory_binding_targets WHERE company_id = ? AND binding_id = ?').run(companyId, bindingId);
         const removed = prepare('DELETE FROM memory_bindings WHERE company_id = ? AND id = ?').run(companyId, bindingId).changes > 0;
         if (removed) insertActivity(activity);
@@ -168,13 +192,19 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     },
 
     async getBindingByKey(companyId, key) {
-      const row = prepare(`SELECT ${bindingColumns} FROM memory_bindings WHERE company_id = ? AND key = ?`).get(companyId, key) as Row | undefined;
-      return row === undefined ? undefined : rowToBinding(row);
+      open();
+      return cache.read(`key\u0000${companyId}\u0000${key}`, () => {
+        const row = prepare(selectBindingByKey).get(companyId, key) as Row | undefined;
+        return row === undefined ? undefined : rowToBinding(row);
+      });
     },
 
     async getBindingById(companyId, bindingId) {
-      const row = prepare(`SELECT ${bindingColumns} FROM memory_bindings WHERE company_id = ? AND id = ?`).get(companyId, bindingId) as Row | undefined;
-      return row === undefined ? undefined : rowToBinding(row);
+      open();
+      return cache.read(`id\u0000${companyId}\u0000${bindingId}`, () => {
+        const row = prepare(selectBindingById).get(companyId, bindingId) as Row | undefined;
+        return row === undefined ? undefined : rowToBinding(row);
+      });
     },
 
     async listBindings(companyId) {
@@ -183,7 +213,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     },
 
     async putTarget(target, activity) {
-      transaction(() => {
+      changingBindings(() => {
         const binding = prepare('SELECT 1 FROM memory_bindings WHERE company_id = ? AND id = ?').get(target.companyId, target.bindingId);
         if (binding === undefined) {
           throw new MemoryValidationError({
@@ -201,7 +231,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     },
 
     async deleteTarget(companyId, targetType, targetId, activity) {
-      return transaction(() => {
+      return changingBindings(() => {
         const removed =
           prepare('DELETE FROM memory_binding_targets WHERE company_id = ? AND target_type = ? AND target_id = ?').run(
             companyId,
@@ -228,21 +258,12 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     },
 
     async resolveBinding(companyId, agentId) {
-      // One indexed read: the agent's target sorts before the company's, disabled bindings are skipped.
-      const row = prepare(
-        `SELECT ${bindingColumns.split(', ').map((column) => `b.${column}`).join(', ')}, t.target_type
-         FROM memory_binding_targets t JOIN memory_bindings b ON b.id = t.binding_id AND b.company_id = t.company_id
-         WHERE t.company_id = @company AND b.enabled = 1
-           AND ((t.target_type = 'agent' AND t.target_id = @agent) OR (t.target_type = 'company' AND t.target_id = @company))
-         ORDER BY CASE t.target_type WHEN 'agent' THEN 0 ELSE 1 END
-         LIMIT 1`,
-      ).get({ company: companyId, agent: agentId ?? null }) as Row | undefined;
-      if (row === undefined) return undefined;
-      const resolved: ResolvedMemoryBinding = {
-        binding: rowToBinding(row) satisfies MemoryBinding,
-        resolvedBy: row.target_type === 'agent' ? 'agent' : 'company',
-      };
-      return resolved;
+      open();
+      return cache.read(`resolve\u0000${companyId}\u0000${agentId ?? ''}`, (): ResolvedMemoryBinding | undefined => {
+        const row = prepare(selectResolution).get({ company: companyId, agent: agentId ?? null }) as Row | undefined;
+        if (row === undefined) return undefined;
+        return { binding: rowToBinding(row) satisfies MemoryBinding, resolvedBy: row.target_type === 'agent' ? 'agent' : 'company' };
+      });
     },
 
     async listActivity(companyId, request) {
@@ -251,18 +272,9 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
 
     async appendOperations(entries) {
       if (entries.length === 0) return;
-      const statement = prepare(
-        `INSERT INTO memory_operations (id, company_id, binding_id, binding_key, provider_id, operation, status, error_code, error_message,
-           actor_kind, actor_id, agent_id, project_id, issue_id, run_id, subject_id, session_key, namespace, source_kind, source_json,
-           hook_kind, hook_id, heartbeat_run_id, cost_event_id, attribution_mode, usage_json, latency_ms, record_ids_json, result_count,
-           dropped_out_of_scope, warnings_json, details_json, created_at)
-         VALUES (@id, @company_id, @binding_id, @binding_key, @provider_id, @operation, @status, @error_code, @error_message,
-           @actor_kind, @actor_id, @agent_id, @project_id, @issue_id, @run_id, @subject_id, @session_key, @namespace, @source_kind, @source_json,
-           @hook_kind, @hook_id, @heartbeat_run_id, @cost_event_id, @attribution_mode, @usage_json, @latency_ms, @record_ids_json, @result_count,
-           @dropped_out_of_scope, @warnings_json, @details_json, @created_at)`,
-      );
+      const statement = prepare(insertOperation);
       transaction(() => {
-        for (const entry of entries) statement.run(operationToRow(entry));
+        for (const entry of entries) statement.run(operationValues(entry));
       });
     },
 

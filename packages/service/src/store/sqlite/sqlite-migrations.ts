@@ -10,7 +10,11 @@ export interface SqliteMigration {
   sql: string;
 }
 
-/** The schema of the SQLite store, version by version. */
+/**
+ * The schema of the SQLite store, version by version. Log tables key on an integer `position`
+ * (the rowid): it only grows because rows are never deleted, and it orders the keyset pages.
+ * No AUTOINCREMENT, which would cost a `sqlite_sequence` write per row.
+ */
 export const sqliteMigrations: readonly SqliteMigration[] = [
   {
     version: 1,
@@ -43,7 +47,7 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       CREATE INDEX memory_binding_targets_binding ON memory_binding_targets (binding_id);
 
       CREATE TABLE memory_activity (
-        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        position INTEGER PRIMARY KEY,
         id TEXT NOT NULL UNIQUE,
         company_id TEXT NOT NULL,
         actor_kind TEXT NOT NULL,
@@ -58,7 +62,7 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       CREATE INDEX memory_activity_company ON memory_activity (company_id, position);
 
       CREATE TABLE memory_operations (
-        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        position INTEGER PRIMARY KEY,
         id TEXT NOT NULL UNIQUE,
         company_id TEXT NOT NULL,
         binding_id TEXT,
@@ -101,7 +105,7 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       CREATE INDEX memory_operations_created ON memory_operations (company_id, created_at);
 
       CREATE TABLE memory_hook_deliveries (
-        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        position INTEGER PRIMARY KEY,
         id TEXT NOT NULL UNIQUE,
         company_id TEXT NOT NULL,
         hook_id TEXT NOT NULL,
@@ -120,7 +124,7 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       CREATE INDEX memory_hook_deliveries_hook ON memory_hook_deliveries (company_id, hook_id);
 
       CREATE TABLE memory_extraction_jobs (
-        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        position INTEGER PRIMARY KEY,
         id TEXT NOT NULL UNIQUE,
         company_id TEXT NOT NULL,
         binding_id TEXT NOT NULL,

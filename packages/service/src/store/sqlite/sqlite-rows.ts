@@ -97,43 +97,53 @@ export function rowToActivity(row: Row): MemoryActivityEntry {
   };
 }
 
-export function operationToRow(entry: MemoryOperationEntry): Row {
+/** The columns of `memory_operations` in insert order; {@link operationValues} follows it. */
+export const operationColumns = [
+  'id', 'company_id', 'binding_id', 'binding_key', 'provider_id', 'operation', 'status', 'error_code', 'error_message',
+  'actor_kind', 'actor_id', 'agent_id', 'project_id', 'issue_id', 'run_id', 'subject_id', 'session_key', 'namespace',
+  'source_kind', 'source_json', 'hook_kind', 'hook_id', 'heartbeat_run_id', 'cost_event_id', 'attribution_mode',
+  'usage_json', 'latency_ms', 'record_ids_json', 'result_count', 'dropped_out_of_scope', 'warnings_json', 'details_json',
+  'created_at',
+] as const;
+
+/** The values of one operation in {@link operationColumns} order: positional binding is the cheapest per row. */
+export function operationValues(entry: MemoryOperationEntry): unknown[] {
   const scope = entry.scope;
-  return {
-    id: entry.id,
-    company_id: entry.companyId,
-    binding_id: orNull(entry.bindingId),
-    binding_key: orNull(entry.bindingKey),
-    provider_id: orNull(entry.providerId),
-    operation: entry.operation,
-    status: entry.status,
-    error_code: orNull(entry.errorCode),
-    error_message: orNull(entry.errorMessage),
-    actor_kind: entry.actor.kind,
-    actor_id: entry.actor.id,
-    agent_id: orNull(scope.agentId),
-    project_id: orNull(scope.projectId),
-    issue_id: orNull(scope.issueId),
-    run_id: orNull(scope.runId),
-    subject_id: orNull(scope.subjectId),
-    session_key: orNull(scope.sessionKey),
-    namespace: orNull(scope.namespace),
-    source_kind: orNull(entry.source?.kind),
-    source_json: jsonOrNull(entry.source),
-    hook_kind: orNull(entry.hookKind),
-    hook_id: orNull(entry.hookId),
-    heartbeat_run_id: orNull(entry.heartbeatRunId),
-    cost_event_id: orNull(entry.costEventId),
-    attribution_mode: orNull(entry.attributionMode),
-    usage_json: JSON.stringify(entry.usage),
-    latency_ms: entry.latencyMs,
-    record_ids_json: jsonOrNull(entry.recordIds),
-    result_count: orNull(entry.resultCount),
-    dropped_out_of_scope: entry.droppedOutOfScope,
-    warnings_json: JSON.stringify(entry.warnings),
-    details_json: jsonOrNull(entry.details),
-    created_at: entry.createdAt,
-  };
+  return [
+    entry.id,
+    entry.companyId,
+    orNull(entry.bindingId),
+    orNull(entry.bindingKey),
+    orNull(entry.providerId),
+    entry.operation,
+    entry.status,
+    orNull(entry.errorCode),
+    orNull(entry.errorMessage),
+    entry.actor.kind,
+    entry.actor.id,
+    orNull(scope.agentId),
+    orNull(scope.projectId),
+    orNull(scope.issueId),
+    orNull(scope.runId),
+    orNull(scope.subjectId),
+    orNull(scope.sessionKey),
+    orNull(scope.namespace),
+    orNull(entry.source?.kind),
+    jsonOrNull(entry.source),
+    orNull(entry.hookKind),
+    orNull(entry.hookId),
+    orNull(entry.heartbeatRunId),
+    orNull(entry.costEventId),
+    orNull(entry.attributionMode),
+    JSON.stringify(entry.usage),
+    entry.latencyMs,
+    jsonOrNull(entry.recordIds),
+    orNull(entry.resultCount),
+    entry.droppedOutOfScope,
+    JSON.stringify(entry.warnings),
+    jsonOrNull(entry.details),
+    entry.createdAt,
+  ];
 }
 
 export function rowToOperation(row: Row): MemoryOperationEntry {

@@ -1,0 +1,55 @@
+import type { MemoryBindingOperationCounts } from '../explorer/memory-explorer';
+import type { MemoryOperationEntry } from '../store/memory-service-records';
+
+/** Where the demo writes its story. */
+export type DemoWriter = (text: string) => void;
+
+/** Pads the cells of each column to the widest cell. */
+export function table(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+}
+
+/** A heading of the story. */
+export function section(write: DemoWriter, title: string): void {
+  write(`\n== ${title}\n`);
+}
+
+/** Indented lines. */
+export function lines(write: DemoWriter, text: string[] | string): void {
+  for (const line of Array.isArray(text) ? text : text.split('\n')) write(`  ${line}\n`);
+}
+
+function scopeText(entry: MemoryOperationEntry): string {
+  const { companyId: _company, ...rest } = entry.scope;
+  const parts = Object.entries(rest).map(([key, value]) => `${key.replace(/Id$/, '')}=${value}`);
+  return parts.length === 0 ? '(company)' : parts.join(' ');
+}
+
+/** The operation log excerpt: one row per operation, oldest first. */
+export function operationRows(entries: MemoryOperationEntry[]): string[] {
+  const rows = [['#', 'operation', 'status', 'binding', 'actor', 'scope', 'source', 'hook', 'attribution', 'ms']];
+  for (const entry of entries) {
+    rows.push([
+      entry.id.replace(/^op_0*/, ''),
+      entry.operation,
+      entry.status === 'succeeded' ? 'ok' : `FAILED ${entry.errorCode ?? ''}`,
+      entry.bindingKey ?? '-',
+      `${entry.actor.kind}:${entry.actor.id}`,
+      scopeText(entry),
+      entry.source?.kind ?? '-',
+      entry.hookKind ?? '-',
+      entry.attributionMode ?? '-',
+      entry.latencyMs.toFixed(2),
+    ]);
+  }
+  return table(rows);
+}
+
+/** The per-binding counts. */
+export function countRows(companyId: string, counts: MemoryBindingOperationCounts[]): string[] {
+  return counts.map((count) => {
+    const operations = count.byOperation.map((entry) => `${entry.operation} ${entry.succeeded + entry.failed}`).join(', ');
+    return `${companyId}/${count.bindingKey}: ${count.total} operations (${count.succeeded} ok, ${count.failed} failed; ${operations})`;
+  });
+}

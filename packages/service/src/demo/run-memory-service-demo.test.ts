@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { memoryServiceDemoCommand } from './demo-command';
+
+describe('the demo', () => {
+  it('tells the whole story on the embedded default and keeps the companies apart', async () => {
+    let stdout = '';
+    let stderr = '';
+    const code = await memoryServiceDemoCommand.run([], { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatch(/acme\/planner\s+default\s+markdown\s+company default/);
+    expect(stdout).toMatch(/acme\/builder\s+builder-scratch\s+memory\s+agent override/);
+    expect(stdout).toMatch(/globex\/scout\s+default\s+markdown\s+company default/);
+    expect(stdout).toContain('| ## Remembered context (advisory)');
+    expect(stdout).toMatch(/\| - We decided that billing deploys happen on Tuesdays/);
+    expect(stdout).toContain('refresh 2: job_0001 succeeded');
+    expect(stdout).toContain('Scheduled the billing deploy for Tuesday at 16:00 UTC.');
+    expect(stdout).toContain('[memory:mem_000002] The build cache lives on the runner disk.');
+    expect(stdout).toContain('refused: MEMORY_SCOPE_VIOLATION');
+    expect(stdout).toContain("globex's note in acme's results: no");
+    expect(stdout).toMatch(/acme\/default: \d+ operations/);
+    expect(stdout).toMatch(/acme\/builder-scratch: \d+ operations/);
+    expect(stdout).toMatch(/service metrics: \d+ operations, 1 failed, 1 denied, 0 dropped out of scope/);
+    expect(stdout).not.toContain('UNEXPECTED');
+  });
+
+  it('refuses a missing folder argument', async () => {
+    let stderr = '';
+    const code = await memoryServiceDemoCommand.run(['--data-directory'], { stdout: () => undefined, stderr: (text) => (stderr += text) });
+    expect(code).toBe(2);
+    expect(stderr).toContain('needs a folder');
+  });
+});
