@@ -10,6 +10,7 @@ import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
 import type { MemorySourceRef } from '../memory-adapter/v1/memory-adapter-v1-source';
 import type { MemoryUsage } from '../memory-adapter/v1/memory-adapter-v1-usage';
 import type { MemoryWarning } from '../memory-adapter/v1/memory-adapter-v1-warning';
+import { parseSnippets } from '../schemas/parse-snippets';
 import { parseInput, parseProviderResult } from '../schemas/parse-with-schema';
 import * as requests from '../schemas/request-schemas';
 import * as results from '../schemas/result-schemas';
@@ -108,25 +109,27 @@ export function defineMemoryAdapter(implementation: MemoryAdapterImplementation)
 
     async query(request) {
       const valid = parseInput(requests.memoryQueryRequestSchema, request, 'query request');
-      const bundle = await run<z.output<typeof results.memoryContextBundleSchema>>(
+      const bundle = await run<z.output<typeof results.memoryContextBundleShellSchema>>(
         'query result',
-        results.memoryContextBundleSchema,
+        results.memoryContextBundleShellSchema,
         () => implementation.query(valid),
         filterWarnings(valid.metadataFilter),
       );
-      const snippets = dropOutOfScope(bundle.snippets, valid.scope, bundle.warnings).slice(0, valid.topK ?? 10);
+      const checked = parseSnippets(bundle.snippets, `${key} query result`, 'snippets');
+      const snippets = dropOutOfScope(checked, valid.scope, bundle.warnings).slice(0, valid.topK ?? 10);
       return { ...bundle, snippets };
     },
 
     async list(request) {
       const valid = parseInput(requests.memoryListRequestSchema, request, 'list request');
-      const page = await run<z.output<typeof results.memoryListPageSchema>>(
+      const page = await run<z.output<typeof results.memoryListPageShellSchema>>(
         'list result',
-        results.memoryListPageSchema,
+        results.memoryListPageShellSchema,
         () => implementation.list(valid),
         filterWarnings(valid.metadataFilter),
       );
-      return { ...page, items: dropOutOfScope(page.items, valid.scope, page.warnings) };
+      const items = parseSnippets(page.items, `${key} list result`, 'items');
+      return { ...page, items: dropOutOfScope(items, valid.scope, page.warnings) };
     },
 
     async get(handle, scope) {

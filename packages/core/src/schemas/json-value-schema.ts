@@ -51,6 +51,13 @@ export function findNonJsonPath(value: unknown, path: Array<string | number> = [
   return undefined;
 }
 
+/** Whether a value is a plain JSON object, as metadata must be. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && isPlainObject(value) && isJsonValue(value, 0)
+  );
+}
+
 /** Any JSON value. */
 export const jsonValueSchema = z.unknown().superRefine((value, context) => {
   const path = findNonJsonPath(value);

@@ -33,10 +33,11 @@ export function parseProviderResult<Schema extends z.ZodType>(
   schema: Schema,
   value: unknown,
   description: string,
+  pathPrefix = '',
 ): z.output<Schema> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const [first] = toIssues(result.error, '');
+  const [first] = toIssues(result.error, pathPrefix);
   throw new MemoryInvalidResponseError({
     message: `Malformed ${description}: ${first?.path || '(root)'}: ${first?.message ?? 'invalid'}`,
     field: first?.path,

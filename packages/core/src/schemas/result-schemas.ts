@@ -64,12 +64,18 @@ export const memoryContextBundleSchema = z.object({
   warnings: warningList,
 });
 
+/** A query result whose snippets are checked one by one on the fast path (`parseSnippets`). */
+export const memoryContextBundleShellSchema = memoryContextBundleSchema.extend({ snippets: z.array(z.unknown()) });
+
 export const memoryListPageSchema = z.object({
   items: z.array(memorySnippetSchema),
   nextCursor: z.string().min(1).optional(),
   usage: usageList,
   warnings: warningList,
 });
+
+/** A list page whose items are checked one by one on the fast path (`parseSnippets`). */
+export const memoryListPageShellSchema = memoryListPageSchema.extend({ items: z.array(z.unknown()) });
 
 export const nullableSnippetSchema = memorySnippetSchema.nullable();
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { MemoryUsage } from '../memory-adapter/v1/memory-adapter-v1-usage';
 import type { MemoryWarning } from '../memory-adapter/v1/memory-adapter-v1-warning';
 
-const counter = z.number().finite().nonnegative().optional();
+const counter = z.number().nonnegative().optional();
 
 export const memoryUsageSchema = z.object({
   provider: z.string().min(1),

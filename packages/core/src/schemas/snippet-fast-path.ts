@@ -1,0 +1,77 @@
+import { memoryScopeFields, type MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
+import type { MemorySnippet } from '../memory-adapter/v1/memory-adapter-v1-records';
+import type { MemorySourceRef } from '../memory-adapter/v1/memory-adapter-v1-source';
+import { isJsonObject } from './json-value-schema';
+import { memorySourceKindSchema } from './source-schema';
+
+/*
+ * Snippets are the bulk of every result (a list page holds up to 200), so they get a
+ * hand-written check that accepts exactly what `memorySnippetSchema` accepts and copies
+ * only the known keys, as zod would. When it says no, the caller runs the zod schema to
+ * produce the error with its path. A test holds the two to agreement on valid and broken inputs.
+ */
+
+const sourceKinds: ReadonlySet<string> = new Set(memorySourceKindSchema.options);
+const sourceReferenceFields = ['issueId', 'commentId', 'documentKey', 'runId', 'activityId', 'externalRef'] as const;
+const invalid = Symbol('invalid');
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optionalString(value: unknown): boolean {
+  return value === undefined || typeof value === 'string';
+}
+
+function copyScope(value: unknown): MemoryScope | undefined | typeof invalid {
+  if (value === undefined) return undefined;
+  if (!isObject(value) || typeof value.companyId !== 'string') return invalid;
+  const scope: MemoryScope = { companyId: value.companyId };
+  for (const field of memoryScopeFields) {
+    const entry = value[field];
+    if (!optionalString(entry)) return invalid;
+    if (entry !== undefined) scope[field] = entry as string;
+  }
+  return scope;
+}
+
+function copySource(value: unknown): MemorySourceRef | undefined | typeof invalid {
+  if (value === undefined) return undefined;
+  if (!isObject(value) || typeof value.kind !== 'string' || !sourceKinds.has(value.kind)) return invalid;
+  if (typeof value.companyId !== 'string') return invalid;
+  const source = { kind: value.kind, companyId: value.companyId } as MemorySourceRef;
+  for (const field of sourceReferenceFields) {
+    const entry = value[field];
+    if (!optionalString(entry)) return invalid;
+    if (entry !== undefined) source[field] = entry as string;
+  }
+  return source;
+}
+
+/** A checked copy of a snippet with only the contract's keys, or undefined when it is malformed. */
+export function copyValidSnippet(value: unknown): MemorySnippet | undefined {
+  if (!isObject(value) || typeof value.text !== 'string') return undefined;
+  const handle = value.handle;
+  if (!isObject(handle) || typeof handle.providerKey !== 'string' || typeof handle.providerRecordId !== 'string') {
+    return undefined;
+  }
+  const { score, summary, metadata, createdAt, updatedAt } = value;
+  if (score !== undefined && !(typeof score === 'number' && Number.isFinite(score))) return undefined;
+  if (!optionalString(summary) || !optionalString(createdAt) || !optionalString(updatedAt)) return undefined;
+  if (metadata !== undefined && !isJsonObject(metadata)) return undefined;
+  const source = copySource(value.source);
+  const scope = copyScope(value.scope);
+  if (source === invalid || scope === invalid) return undefined;
+  const snippet: MemorySnippet = {
+    handle: { providerKey: handle.providerKey, providerRecordId: handle.providerRecordId },
+    text: value.text,
+  };
+  if (score !== undefined) snippet.score = score;
+  if (summary !== undefined) snippet.summary = summary as string;
+  if (source !== undefined) snippet.source = source;
+  if (metadata !== undefined) snippet.metadata = metadata;
+  if (scope !== undefined) snippet.scope = scope;
+  if (createdAt !== undefined) snippet.createdAt = createdAt as string;
+  if (updatedAt !== undefined) snippet.updatedAt = updatedAt as string;
+  return snippet;
+}
