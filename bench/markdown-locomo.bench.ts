@@ -78,10 +78,10 @@ const embedder: MarkdownEmbedder = hashEmbedder(256);
 
 /** The configurations compared. The first is the zero-config default that the goal is about. */
 export const locomoVariants: Variant[] = [
-  { name: 'default (zero-config: porter FTS5 + neighbour context 0.5)', settings: {} },
-  { name: 'plain FTS5 (porter, stopwords, OR; no context)', settings: { lexicalWeights: { context: 0, metadata: 0 } } },
-  { name: 'context weight 0.3', settings: { lexicalWeights: { context: 0.3 } } },
-  { name: 'context weight 0.7', settings: { lexicalWeights: { context: 0.7 } } },
+  { name: 'default (zero-config: porter FTS5 + neighbour windows ×2)', settings: {} },
+  { name: 'plain FTS5 (porter, stopwords, OR; no windows)', settings: { lexicalWeights: { context: 0, metadata: 0 } } },
+  { name: 'window weight 1', settings: { lexicalWeights: { context: 1 } } },
+  { name: 'window weight 3', settings: { lexicalWeights: { context: 3 } } },
   { name: 'default + session date in metadata', settings: {}, dateInMetadata: true },
   { name: 'hybrid, hashing embedder, RRF', settings: { embedder, fusion: 'rrf' } },
   { name: 'hybrid, hashing embedder, weighted 0.7/0.3', settings: { embedder, fusion: 'weighted' } },

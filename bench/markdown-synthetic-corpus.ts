@@ -20,11 +20,11 @@ export interface SyntheticRecord {
 
 const syllables = ['ka', 'lo', 'mi', 'ren', 'sta', 'vo', 'tri', 'pel', 'dor', 'gan', 'shu', 'bex', 'qua', 'nir', 'fol', 'zet'];
 
-/** A 5k-word pseudo-English vocabulary, each word made of 2 or 3 syllables. */
+/** A pseudo-English vocabulary, each word made of 2 to 4 syllables (16 syllables give 69,888 words at most). */
 export function vocabulary(size: number, random: () => number): string[] {
   const words = new Set<string>();
   while (words.size < size) {
-    const length = 2 + Math.floor(random() * 2);
+    const length = 2 + Math.floor(random() * 3);
     let word = '';
     for (let index = 0; index < length; index += 1) word += syllables[Math.floor(random() * syllables.length)];
     words.add(word);

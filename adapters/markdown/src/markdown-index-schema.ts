@@ -1,13 +1,19 @@
 import type Database from 'better-sqlite3';
 
 /** Bumped whenever the schema or what the index derives from markdown changes; a mismatch rebuilds. */
-export const indexSchemaVersion = '4';
+export const indexSchemaVersion = '5';
 
 /**
  * The tokenizer of the full-text index. Porter stemming over unicode61 beat plain unicode61 by
  * 4.5 points of R@10 on LoCoMo; stopwords are removed from queries, not from the index.
  */
 export const ftsTokenizer = "porter unicode61 remove_diacritics 2";
+
+/**
+ * The tokenizer of the neighbour windows. Without stemming it indexes about twice as fast, and the
+ * windows only add context to the stemmed per-record match (R@10 75.5 vs 74.8 with porter, LoCoMo dev).
+ */
+export const windowTokenizer = 'unicode61 remove_diacritics 2';
 
 /** Creates the tables of an empty index. */
 export function createIndexSchema(database: Database.Database): void {
@@ -54,8 +60,18 @@ export function createIndexSchema(database: Database.Database): void {
     CREATE INDEX IF NOT EXISTS resources_file ON resources(file);
     CREATE INDEX IF NOT EXISTS resources_duplicates ON resources(scope_key, content_hash);
     CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(
-      scope, body, context, metadata,
+      scope, body, metadata,
       tokenize = '${ftsTokenizer}', content = '', contentless_delete = 1
+    );
+    CREATE TABLE IF NOT EXISTS windows (
+      rowid INTEGER PRIMARY KEY,
+      file TEXT NOT NULL,
+      start INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS windows_file ON windows(file, start);
+    CREATE VIRTUAL TABLE IF NOT EXISTS windows_fts USING fts5(
+      scope, body,
+      tokenize = '${windowTokenizer}', content = '', contentless_delete = 1
     );
   `);
 }
@@ -66,6 +82,8 @@ export function dropIndexSchema(database: Database.Database): void {
     DROP TABLE IF EXISTS vectors;
     DROP TABLE IF EXISTS vector_rows;
     DROP TABLE IF EXISTS records_fts;
+    DROP TABLE IF EXISTS windows_fts;
+    DROP TABLE IF EXISTS windows;
     DROP TABLE IF EXISTS records;
     DROP TABLE IF EXISTS resources;
     DROP TABLE IF EXISTS files;

@@ -4,6 +4,7 @@ import { memoryScopeFields } from '@memplane/core';
 import { contentHashOf } from './markdown-section-parser';
 import type { MarkdownSection, MemoryRecordSection, ResourceSection } from './markdown-section';
 import { scopeKeyOf, scopeTokens } from './markdown-scope-tokens';
+import { WindowIndex } from './markdown-window-index';
 
 /** What the index remembers of a file, to tell whether it changed on disk since it was read. */
 export interface FileStamp {
@@ -19,7 +20,7 @@ export interface FileStamp {
 export interface IndexedFile extends FileStamp {
   /** Root-relative path. */
   path: string;
-  /** Memory sections in the file. */
+  /** Sections of the file's kind (records or resources). */
   recordCount: number;
   /** The scope key of the file's records. */
   scopeKey: string;
@@ -37,8 +38,6 @@ export interface IndexedRecord {
   section: MemoryRecordSection;
 }
 
-const scopeColumns = ['company_id', 'agent_id', 'project_id', 'issue_id', 'run_id', 'subject_id', 'session_key', 'namespace'];
-
 function metadataText(value: unknown, output: string[]): void {
   if (typeof value === 'string') output.push(value);
   else if (Array.isArray(value)) for (const entry of value) metadataText(entry, output);
@@ -50,14 +49,19 @@ export function isSearchable(section: MemoryRecordSection): boolean {
   return section.status === 'approved' && section.supersededBy === undefined;
 }
 
-/** The SQLite side of the store: rows derived from markdown sections, and the full-text index. */
+const scopeColumns = ['company_id', 'agent_id', 'project_id', 'issue_id', 'run_id', 'subject_id', 'session_key', 'namespace'];
+
+/** The SQLite side of the store: rows derived from markdown sections, and the full-text indexes. */
 export class MarkdownIndex {
   /** Set when the vector tables exist, so removed records lose their vectors too. */
   vectorTablesPresent = false;
   private readonly statements;
+  private readonly windows: WindowIndex;
+  private readonly tokensByScope = new Map<string, string>();
   private vectorStatements: { deleteVector: Database.Statement; deleteRow: Database.Statement } | undefined;
 
   constructor(readonly database: Database.Database) {
+    this.windows = new WindowIndex(database);
     const placeholders = scopeColumns.map(() => '?').join(', ');
     this.statements = {
       file: database.prepare('SELECT * FROM files WHERE path = ?'),
@@ -76,18 +80,14 @@ export class MarkdownIndex {
         `INSERT INTO records (id, file, position, ${scopeColumns.join(', ')}, scope_key, kind, status, version, text_hash, expires_at, searchable, section)
          VALUES (?, ?, ?, ${placeholders}, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      insertFts: database.prepare('INSERT INTO records_fts (rowid, scope, body, context, metadata) VALUES (?, ?, ?, ?, ?)'),
-      insertResource: database.prepare(
-        'INSERT INTO resources (id, file, company_id, scope_key, content_hash, section) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
+      insertFts: database.prepare('INSERT INTO records_fts (rowid, scope, body, metadata) VALUES (?, ?, ?, ?)'),
+      insertResource: database.prepare('INSERT INTO resources (id, file, company_id, scope_key, content_hash, section) VALUES (?, ?, ?, ?, ?, ?)'),
       recordById: database.prepare('SELECT rowid, file, section FROM records WHERE id = ?'),
       recordIdExists: database.prepare('SELECT 1 FROM records WHERE id = ? UNION ALL SELECT 1 FROM resources WHERE id = ?'),
       resourceById: database.prepare('SELECT file, section FROM resources WHERE id = ?'),
-      duplicate: database.prepare(
-        "SELECT id FROM records WHERE scope_key = ? AND text_hash = ? AND status IN ('approved', 'pending') ORDER BY id LIMIT 1",
-      ),
+      duplicate: database.prepare("SELECT id FROM records WHERE scope_key = ? AND text_hash = ? AND status IN ('approved', 'pending') ORDER BY id LIMIT 1"),
       duplicateResource: database.prepare('SELECT id FROM resources WHERE scope_key = ? AND content_hash = ? LIMIT 1'),
-      lastRows: database.prepare('SELECT rowid, position, section FROM records WHERE file = ? ORDER BY position DESC LIMIT ?'),
+      lastPosition: database.prepare('SELECT max(position) AS position FROM records WHERE file = ?'),
       counts: database.prepare(
         'SELECT (SELECT count(*) FROM records) AS records, (SELECT count(*) FROM resources) AS resources, (SELECT count(*) FROM files) AS files',
       ),
@@ -114,49 +114,47 @@ export class MarkdownIndex {
       vectors?.deleteVector.run(BigInt(row.rowid));
       vectors?.deleteRow.run(BigInt(row.rowid));
     }
+    this.windows.removeFrom(path, 0);
     this.statements.deleteRecordsOfFile.run(path);
     this.statements.deleteResourcesOfFile.run(path);
     this.statements.deleteFile.run(path);
   }
 
-  /** Replaces everything derived from a file with its sections, read now. */
+  /** Replaces everything derived from a file with its sections, read now. Returns ids skipped as duplicates. */
   replaceFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, sections: MarkdownSection[], stamp: FileStamp): string[] {
     this.removeFile(path);
     const duplicates: string[] = [];
-    const memories = sections.filter((section): section is MemoryRecordSection => section.type === 'memory');
-    memories.forEach((section, position) => {
-      if (this.idExists(section.id)) duplicates.push(section.id);
-      else this.insertMemory(section, path, position, contextAt(memories, position));
-    });
+    let position = 0;
+    let resources = 0;
     for (const section of sections) {
-      if (section.type !== 'resource') continue;
-      if (this.idExists(section.id)) duplicates.push(section.id);
-      else this.insertResource(section, path);
+      if (this.idExists(section.id)) {
+        duplicates.push(section.id);
+      } else if (section.type === 'memory') {
+        this.insertMemory(section, path, position);
+        position += 1;
+      } else {
+        this.insertResource(section, path);
+        resources += 1;
+      }
     }
-    this.stampFile(path, fileKind, scopeKey, memories.length, stamp);
+    if (position > 0) this.windows.refresh(path, this.fileTokens(scopeKey, sections), 0);
+    this.stampFile(path, fileKind, scopeKey, fileKind === 'resources' ? resources : position, stamp);
     return duplicates;
   }
 
-  /** Adds sections appended at the end of a file, refreshing the context of the records just before them. */
+  /** Adds sections appended at the end of a file, and the windows they complete. */
   appendToFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, sections: MarkdownSection[], stamp: FileStamp): void {
-    const memories = sections.filter((section): section is MemoryRecordSection => section.type === 'memory');
-    const earlier = (this.statements.lastRows.all(path, contextWindow * 2) as Array<{ rowid: number; position: number; section: string }>)
-      .reverse()
-      .map((row) => ({ rowid: row.rowid, position: row.position, section: JSON.parse(row.section) as MemoryRecordSection }));
-    const combined = [...earlier.map((row) => row.section), ...memories];
-    if (memories.length > 0) {
-      earlier.forEach((row, index) => {
-        if (index < earlier.length - contextWindow || !isSearchable(row.section)) return;
-        this.statements.deleteFts.run(row.rowid);
-        this.insertFts(row.rowid, row.section, contextAt(combined, index));
-      });
+    const last = (this.statements.lastPosition.get(path) as { position: number | null }).position;
+    const start = last === null ? 0 : last + 1;
+    let position = start;
+    for (const section of sections) {
+      if (section.type === 'memory') {
+        this.insertMemory(section, path, position);
+        position += 1;
+      } else this.insertResource(section, path);
     }
-    const start = (earlier.at(-1)?.position ?? -1) + 1;
-    memories.forEach((section, offset) => {
-      this.insertMemory(section, path, start + offset, contextAt(combined, earlier.length + offset));
-    });
-    for (const section of sections) if (section.type === 'resource') this.insertResource(section, path);
-    const count = (this.file(path)?.recordCount ?? 0) + memories.length;
+    if (position > start) this.windows.refresh(path, this.fileTokens(scopeKey, sections), start);
+    const count = (this.file(path)?.recordCount ?? 0) + (fileKind === 'resources' ? sections.length : position - start);
     this.stampFile(path, fileKind, scopeKey, count, stamp);
   }
 
@@ -199,6 +197,22 @@ export class MarkdownIndex {
     return this.statements.counts.get() as { records: number; resources: number; files: number };
   }
 
+  private fileTokens(scopeKey: string, sections: MarkdownSection[]): string {
+    const first = sections[0];
+    return first === undefined ? '' : this.tokensOf(scopeKey === '' ? scopeKeyOf(first.scope) : scopeKey, first.scope);
+  }
+
+  /** Scope tokens hash every field; a batch shares one scope, so they are computed once per scope. */
+  private tokensOf(scopeKey: string, scope: MemoryScope): string {
+    let tokens = this.tokensByScope.get(scopeKey);
+    if (tokens === undefined) {
+      tokens = scopeTokens(scope);
+      if (this.tokensByScope.size > 10_000) this.tokensByScope.clear();
+      this.tokensByScope.set(scopeKey, tokens);
+    }
+    return tokens;
+  }
+
   private vectorStatementsOf() {
     this.vectorStatements ??= {
       deleteVector: this.database.prepare('DELETE FROM vectors WHERE rowid = ?'),
@@ -207,15 +221,16 @@ export class MarkdownIndex {
     return this.vectorStatements;
   }
 
-  private insertMemory(section: MemoryRecordSection, file: string, position: number, context: string): void {
+  private insertMemory(section: MemoryRecordSection, file: string, position: number): void {
     const scope = section.scope as unknown as Record<string, string | undefined>;
     const searchable = isSearchable(section);
+    const scopeKey = scopeKeyOf(section.scope);
     const result = this.statements.insertRecord.run(
       section.id,
       file,
       position,
       ...memoryScopeFields.map((field) => scope[field] ?? null),
-      scopeKeyOf(section.scope),
+      scopeKey,
       section.kind,
       section.status,
       section.version,
@@ -224,44 +239,16 @@ export class MarkdownIndex {
       searchable ? 1 : 0,
       JSON.stringify(section),
     );
-    if (searchable) this.insertFts(Number(result.lastInsertRowid), section, context);
-  }
-
-  private insertFts(rowid: number, section: MemoryRecordSection, context: string): void {
+    if (!searchable) return;
     const metadata: string[] = [];
     metadataText(section.metadata, metadata);
     const body = section.summary === undefined ? section.text : `${section.text}\n${section.summary}`;
-    this.statements.insertFts.run(rowid, scopeTokens(section.scope), body, context, metadata.join('\n'));
+    this.statements.insertFts.run(Number(result.lastInsertRowid), this.tokensOf(scopeKey, section.scope), body, metadata.join('\n'));
   }
 
   private insertResource(section: ResourceSection, file: string): void {
-    this.statements.insertResource.run(
-      section.id,
-      file,
-      section.scope.companyId,
-      scopeKeyOf(section.scope),
-      section.contentHash,
-      JSON.stringify(section),
-    );
+    this.statements.insertResource.run(section.id, file, section.scope.companyId, scopeKeyOf(section.scope), section.contentHash, JSON.stringify(section));
   }
-}
-
-/**
- * How many records on each side of a record are indexed as its context. A dialog turn is often
- * found through its neighbours ("Where did she go?" is answered by the reply to it): on the LoCoMo
- * dev half, ±2 neighbours at half weight took R@10 from 66.5 to about 76 (BENCHMARKS.md).
- */
-export const contextWindow = 2;
-
-function contextAt(sections: ReadonlyArray<MemoryRecordSection>, index: number): string {
-  const parts: string[] = [];
-  for (let distance = 1; distance <= contextWindow; distance += 1) {
-    const before = sections[index - distance];
-    const after = sections[index + distance];
-    if (before !== undefined) parts.push(before.text);
-    if (after !== undefined) parts.push(after.text);
-  }
-  return parts.join('\n');
 }
 
 function toIndexedFile(row: Record<string, unknown>): IndexedFile {

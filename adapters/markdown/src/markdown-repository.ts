@@ -139,7 +139,6 @@ export class MarkdownRepository {
       const head = base.endsWith('\n') ? base : `${base}\n`;
       const stamp = this.writeFile(path, head + batch.map((section) => `\n${renderSection(section)}`).join(''));
       this.index.appendToFile(path, fileKind, scopeKeyOf(scope), batch, stamp);
-      if (fileKind === 'resources') this.index.stampFile(path, fileKind, scopeKeyOf(scope), (current?.count ?? 0) + batch.length, stamp);
       written.push(path);
     }
     return written;
@@ -173,9 +172,6 @@ export class MarkdownRepository {
     const first = parsed.sections[0];
     const scopeKey = parsed.fileScope !== undefined ? scopeKeyOf(parsed.fileScope) : first !== undefined ? scopeKeyOf(first.scope) : '';
     const duplicates = this.index.replaceFile(path, fileKind, scopeKey, parsed.sections, stamp);
-    if (fileKind === 'resources') {
-      this.index.stampFile(path, fileKind, scopeKey, parsed.sections.filter((section) => section.type === 'resource').length, stamp);
-    }
     for (const problem of parsed.problems) report?.problems.push({ file: path, ...problem });
     for (const id of duplicates) report?.problems.push({ file: path, line: 1, message: `the id ${id} is used twice; this copy was skipped` });
   }

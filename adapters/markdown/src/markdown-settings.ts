@@ -25,7 +25,7 @@ export interface MarkdownAdapterSettings {
   embedder?: MarkdownEmbedder;
   /** How BM25 and vector results are fused when an embedder is set. Default `rrf` (see BENCHMARKS.md). */
   fusion?: FusionMethod;
-  /** BM25 weights of the record text, its neighbours' text and its metadata strings. Default body 1, context 0.5, metadata 0.5. */
+  /** Weights of the lexical score: the record text (BM25, default 1), the best window of neighbouring records (default 2) and metadata strings (BM25, default 0.5). */
   lexicalWeights?: Partial<LexicalWeights>;
   /** The most records (or resources) per markdown file before a new file is started. Default 1000. */
   sectionsPerFile?: number;
