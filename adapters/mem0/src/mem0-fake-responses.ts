@@ -5,9 +5,11 @@ import type { Mem0FakeEvent, Mem0FakeMemory } from './mem0-fake-store';
  * them (see `__fixtures__/` and the README's fixture table). Test-only.
  */
 
+const weekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
 function structuredAttributes(createdAt: string) {
   const date = new Date(createdAt);
-  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), day_of_week: date.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' }).toLowerCase() };
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), day_of_week: weekdays[date.getUTCDay()] };
 }
 
 /** A memory as `POST /v3/memories/` (getAll) lists it: the run is called `session_id`. */

@@ -11,6 +11,19 @@ function tokenize(text: string): string[] {
     .filter((term) => term !== '' && !stopwords.has(term));
 }
 
+const termsOfText = new Map<string, Set<string>>();
+
+/** The terms of a memory text, kept per text so a search does not tokenize the store again. */
+function termsOf(text: string): Set<string> {
+  let terms = termsOfText.get(text);
+  if (terms === undefined) {
+    terms = new Set(tokenize(text));
+    if (termsOfText.size > 50_000) termsOfText.clear();
+    termsOfText.set(text, terms);
+  }
+  return terms;
+}
+
 /**
  * The fake's relevance: the share of query terms a memory holds, in [0, 1], reported as
  * mem0's combined score with a `score_breakdown`. Ties keep the newest first. Test-only.
@@ -19,7 +32,7 @@ export function rankMemories(memories: Mem0FakeMemory[], query: string, threshol
   const terms = [...new Set(tokenize(query))];
   return memories
     .map((memory) => {
-      const held = new Set(tokenize(memory.memory));
+      const held = termsOf(memory.memory);
       const bm25 = terms.length === 0 ? 0 : terms.filter((term) => held.has(term)).length / terms.length;
       return { memory, score: { total: Math.round(bm25 * 0.9 * 1e6) / 1e6, semantic: bm25 * 0.8, bm25, entity: 0 } };
     })

@@ -18,7 +18,7 @@ import {
 } from './mem0-list-position';
 import { assertNoReservedKeys } from './mem0-metadata';
 import { toReadFilters } from './mem0-read-operations';
-import { keepInScope, toSnippet } from './mem0-record-mapping';
+import { toScopedSnippets } from './mem0-record-mapping';
 
 type Direction = 'ascending' | 'descending';
 type KeysetPosition = Extract<Mem0ListPosition, { kind: 'keyset' }>;
@@ -43,9 +43,20 @@ async function fetchPage(walk: Walk, page: number, pageSize: number, extra: Arra
   return value;
 }
 
+const keyCache = new Map<string, string | undefined>();
+
+/** `createdAtKey`, remembered: a page holds many records written at the same instant. */
+function keyOf(createdAt: string): string | undefined {
+  if (keyCache.has(createdAt)) return keyCache.get(createdAt);
+  const key = createdAtKey(createdAt);
+  if (keyCache.size >= 4096) keyCache.clear();
+  keyCache.set(createdAt, key);
+  return key;
+}
+
 /** The order of a page by `created_at`: one direction, both (all equal), or none (unordered or unreadable). */
 function orderOf(memories: Mem0Memory[]): { ascending: boolean; descending: boolean } {
-  const keys = memories.map((memory) => createdAtKey(memory.createdAt));
+  const keys = memories.map((memory) => keyOf(memory.createdAt));
   if (keys.some((key) => key === undefined)) return { ascending: false, descending: false };
   let ascending = true;
   let descending = true;
@@ -75,14 +86,14 @@ async function directionOf(walk: Walk, results: Mem0Memory[], order: { ascending
 
 /** Whether a record lies before the position in the walk's direction (already examined). */
 function isBehind(memory: Mem0Memory, position: KeysetPosition, seen: Set<string>): boolean {
-  const key = createdAtKey(memory.createdAt) as string;
-  const positionKey = createdAtKey(position.createdAt) as string;
+  const key = keyOf(memory.createdAt) as string;
+  const positionKey = keyOf(position.createdAt) as string;
   if (key === positionKey) return seen.has(digestId(memory.id));
   return position.direction === 'ascending' ? key < positionKey : key > positionKey;
 }
 
 function finish(walk: Walk, memories: Mem0Memory[], nextPosition: Mem0ListPosition | undefined, binding: CursorBinding): MemoryListPage {
-  const items = keepInScope(memories, walk.request.scope, walk.request.metadataFilter, walk.warnings).map((memory) => toSnippet(memory, walk.warnings));
+  const items = toScopedSnippets(memories, walk.request.scope, walk.request.metadataFilter, walk.warnings);
   const page: MemoryListPage = { items, usage: walk.usage, warnings: walk.warnings };
   if (nextPosition !== undefined) page.nextCursor = encodePosition(walk.context.cursors, nextPosition, binding);
   return page;
@@ -154,9 +165,9 @@ export async function listMem0Memories(context: Mem0AdapterContext, request: Mem
 
 /** The position after `last`: its timestamp, and the digests of every examined record at that timestamp. */
 function nextKeyset(direction: Direction, last: Mem0Memory, taken: Mem0Memory[], previous: KeysetPosition | undefined): KeysetPosition {
-  const key = createdAtKey(last.createdAt);
-  const seen = taken.filter((memory) => createdAtKey(memory.createdAt) === key).map((memory) => digestId(memory.id));
-  if (previous !== undefined && createdAtKey(previous.createdAt) === key) seen.unshift(...previous.seen);
+  const key = keyOf(last.createdAt);
+  const seen = taken.filter((memory) => keyOf(memory.createdAt) === key).map((memory) => digestId(memory.id));
+  if (previous !== undefined && keyOf(previous.createdAt) === key) seen.unshift(...previous.seen);
   if (seen.length > maximumSeenDigests) {
     throw new MemoryApiCallError({
       message: `mem0 list cannot page past more than ${maximumSeenDigests} memories that share the created_at ${last.createdAt}.`,

@@ -11,7 +11,7 @@ import type { Mem0AdapterContext } from './mem0-adapter-context';
 import { mem0MemorySchema, mem0SearchSchema } from './mem0-api-schemas';
 import { readMemoryId } from './mem0-handle';
 import { assertNoReservedKeys, toMetadataFilterClauses } from './mem0-metadata';
-import { findMem0ScopeViolation, keepInScope, toSnippet } from './mem0-record-mapping';
+import { findMem0ScopeViolation, toScopedSnippets, toSnippet } from './mem0-record-mapping';
 import { toScopeFilterClauses } from './mem0-scope-mapping';
 
 /** The mem0 `filters` of a read: the scope, then the caller's metadata filter, all under one `AND`. */
@@ -35,9 +35,7 @@ export async function queryMem0Memories(context: Mem0AdapterContext, request: Me
       ...(threshold === undefined ? {} : { threshold }),
     }),
   );
-  const snippets = keepInScope(value.results, request.scope, request.metadataFilter, warnings)
-    .slice(0, topK)
-    .map((memory) => toSnippet(memory, warnings));
+  const snippets = toScopedSnippets(value.results, request.scope, request.metadataFilter, warnings).slice(0, topK);
   return { snippets, usage: [usage], warnings };
 }
 

@@ -33,12 +33,12 @@ function readSource(stored: unknown): MemorySourceRef | undefined {
  * Maps a mem0 memory to a snippet: the text, the scope rebuilt from `app_id` and the
  * scope metadata, the caller's metadata without the adapter's keys, and the provenance.
  */
-export function toSnippet(memory: Mem0Memory, warnings?: MemoryWarning[]): MemorySnippet {
+export function toSnippet(memory: Mem0Memory, warnings?: MemoryWarning[], scope?: MemoryScope): MemorySnippet {
   const stored = readStoredMetadata(memory.metadata ?? {});
   const snippet: MemorySnippet = {
     handle: toMemoryHandle(memory.id),
     text: memory.memory,
-    scope: fromMem0Scope(memory.appId ?? '', memory.metadata ?? {}),
+    scope: scope ?? fromMem0Scope(memory.appId ?? '', memory.metadata ?? {}),
     createdAt: memory.createdAt,
   };
   if (memory.updatedAt !== null && memory.updatedAt !== undefined) snippet.updatedAt = memory.updatedAt;
@@ -58,7 +58,12 @@ export function toSnippet(memory: Mem0Memory, warnings?: MemoryWarning[]): Memor
  * mem0 already filtered on `app_id` and the scope metadata; this is the adapter's own
  * second check of everything mem0 returns.
  */
-export function findMem0ScopeViolation(memory: Mem0Memory, scope: MemoryScope, prefix: string = entityIdPrefix(scope.companyId)): string | undefined {
+export function findMem0ScopeViolation(
+  memory: Mem0Memory,
+  scope: MemoryScope,
+  prefix: string = entityIdPrefix(scope.companyId),
+  recordScope?: MemoryScope,
+): string | undefined {
   if (memory.appId !== scope.companyId) return 'mem0 returned a memory of another app_id (company)';
   const metadata = memory.metadata ?? {};
   const storedCompany = metadata[mem0ScopeMetadataKeys.companyId];
@@ -69,30 +74,35 @@ export function findMem0ScopeViolation(memory: Mem0Memory, scope: MemoryScope, p
       return 'one of its entity ids belongs to another company';
     }
   }
-  if (!scopeMatches(fromMem0Scope(memory.appId, metadata), scope)) return 'its scope metadata does not match the requested scope';
+  if (!scopeMatches(recordScope ?? fromMem0Scope(memory.appId, metadata), scope)) return 'its scope metadata does not match the requested scope';
   const source = metadata.memplane_source as { companyId?: unknown } | null | undefined;
   if (typeof source === 'object' && source !== null && source.companyId !== scope.companyId) return 'its source belongs to another company';
   return undefined;
 }
 
 /**
- * Keeps the memories inside the scope and matching the metadata filter. A memory outside
- * the scope is dropped and reported as a `scope_violation` warning, never returned; one
- * that only fails the filter (mem0 matched loosely) is dropped silently.
+ * The snippets of the memories inside the scope and matching the metadata filter, each
+ * record's scope rebuilt once. A memory outside the scope is dropped and reported as a
+ * `scope_violation` warning, never returned; one that only fails the filter (mem0 matched
+ * loosely) is dropped silently.
  */
-export function keepInScope(
+export function toScopedSnippets(
   memories: Mem0Memory[],
   scope: MemoryScope,
   metadataFilter: Record<string, unknown> | undefined,
   warnings: MemoryWarning[],
-): Mem0Memory[] {
+): MemorySnippet[] {
   const prefix = entityIdPrefix(scope.companyId);
-  return memories.filter((memory) => {
-    const violation = findMem0ScopeViolation(memory, scope, prefix);
+  const snippets: MemorySnippet[] = [];
+  for (const memory of memories) {
+    const recordScope = fromMem0Scope(memory.appId ?? '', memory.metadata ?? {});
+    const violation = findMem0ScopeViolation(memory, scope, prefix, recordScope);
     if (violation !== undefined) {
       warnings.push({ type: 'scope_violation', providerRecordId: toMemoryHandle(memory.id).providerRecordId, details: violation });
-      return false;
+      continue;
     }
-    return metadataFilter === undefined || matchesMetadataFilter(readStoredMetadata(memory.metadata ?? {}).metadata, metadataFilter);
-  });
+    const snippet = toSnippet(memory, warnings, recordScope);
+    if (metadataFilter === undefined || matchesMetadataFilter(snippet.metadata, metadataFilter)) snippets.push(snippet);
+  }
+  return snippets;
 }
