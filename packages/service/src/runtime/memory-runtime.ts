@@ -1,4 +1,17 @@
-import { identifierSchema, parseInput } from '@memplane/core';
+import {
+  identifierSchema,
+  parseInput,
+  type MemoryCaptureResult,
+  type MemoryContextBundle,
+  type MemoryCorrectionResult,
+  type MemoryExtractionJobPage,
+  type MemoryForgetResult,
+  type MemoryListPage,
+  type MemoryProfile,
+  type MemoryRecordWriteResult,
+  type MemorySnippet,
+  type MemoryWarning,
+} from '@memplane/core';
 import { z } from 'zod';
 import { MemoryBindingNotFoundError } from '../errors/memory-binding-not-found-error';
 import { readPage, type MemoryExplorerPage } from '../explorer/explorer-pages';
@@ -6,9 +19,23 @@ import { authorizeCompany } from '../policy/authorize-company';
 import type { ServiceInternals } from '../service/service-internals';
 import type { MemoryExtractionJobEntry } from '../store/memory-service-records';
 import type { MemoryCallContext } from './call-context';
-import { createJobOperations } from './job-operations';
-import { createRecordOperations } from './record-operations';
-import type { ServiceJobListRequest } from './runtime-requests';
+import { createJobOperations, type MemoryExtractionRefresh } from './job-operations';
+import { createRecordOperations, type MemoryServiceResult } from './record-operations';
+import type { MemoryOperationReceipt } from './run-operation';
+import type {
+  ServiceCaptureRequest,
+  ServiceCorrectRequest,
+  ServiceForgetRequest,
+  ServiceGetRequest,
+  ServiceJobListRequest,
+  ServiceListRequest,
+  ServiceProfileRequest,
+  ServiceProviderJobListRequest,
+  ServiceQueryRequest,
+  ServiceRecordWriteRequest,
+  ServiceRefreshJobsRequest,
+  ServiceRetryJobRequest,
+} from './runtime-requests';
 
 const jobListRequestSchema = z.strictObject({
   bindingKey: identifierSchema.optional(),
@@ -47,17 +74,43 @@ export async function listStoredExtractionJobs(
 }
 
 /**
- * The runtime API of one caller. The company is the caller's; every operation is authorised,
- * resolved to a binding, checked against the scope and logged.
+ * The runtime API bound to one caller (`service.runtime(context)`). The company is the
+ * caller's; every operation is authorised, resolved to a binding (the named one, else the
+ * agent's override, else the company default), checked against the scope and logged in
+ * `memory_operations`, failures included. Results carry the operation id, binding and provider.
  */
-export function createMemoryRuntime(internals: ServiceInternals, context: MemoryCallContext) {
+export interface MemoryRuntime {
+  /** Captures raw residue (a run, a comment, a document); extraction jobs it starts are kept by the service. */
+  capture(request: ServiceCaptureRequest): Promise<MemoryServiceResult<MemoryCaptureResult>>;
+  /** Writes curated records. */
+  upsertRecords(request: ServiceRecordWriteRequest): Promise<MemoryServiceResult<MemoryRecordWriteResult>>;
+  /** The most relevant records; any record outside the scope is dropped, logged and counted. */
+  query(request: ServiceQueryRequest): Promise<MemoryServiceResult<MemoryContextBundle>>;
+  /** One page of the scope's records, checked against the scope. */
+  list(request?: ServiceListRequest): Promise<MemoryServiceResult<MemoryListPage>>;
+  /** One record, or null when it is not visible in the scope. */
+  get(request: ServiceGetRequest): Promise<MemoryServiceResult<{ snippet: MemorySnippet | null; warnings: MemoryWarning[] }>>;
+  /** Forgets records; missing and foreign handles are harmless. */
+  forget(request: ServiceForgetRequest): Promise<MemoryServiceResult<MemoryForgetResult>>;
+  /** Corrects a record (needs the `correction` capability). */
+  correct(request: ServiceCorrectRequest): Promise<MemoryServiceResult<MemoryCorrectionResult>>;
+  /** The scope's profile (needs the `profile` capability). */
+  profile(request?: ServiceProfileRequest): Promise<MemoryServiceResult<MemoryProfile>>;
+  /** The provider's own extraction job listing (needs `listExtractionJobs`); what it shows is stored too. */
+  listProviderExtractionJobs(request?: ServiceProviderJobListRequest): Promise<MemoryServiceResult<MemoryExtractionJobPage>>;
+  /** Re-drives a failed job the service holds (needs `retryExtractionJob`), through the binding that ran it. */
+  retryExtractionJob(request: ServiceRetryJobRequest): Promise<MemoryServiceResult<{ job: MemoryExtractionJobEntry }>>;
+  /** Polls the providers for the jobs held as queued or running; one logged operation per binding. */
+  refreshExtractionJobs(request?: ServiceRefreshJobsRequest): Promise<MemoryExtractionRefresh & { receipts: MemoryOperationReceipt[] }>;
+  /** The extraction jobs the service holds for the company, newest first, by cursor. Reads the store, not the provider. */
+  listExtractionJobs(request?: ServiceJobListRequest): Promise<MemoryExplorerPage<MemoryExtractionJobEntry>>;
+}
+
+/** Creates the runtime API of one caller. */
+export function createMemoryRuntime(internals: ServiceInternals, context: MemoryCallContext): MemoryRuntime {
   return {
     ...createRecordOperations(internals, context),
     ...createJobOperations(internals, context),
-    /** The extraction jobs the service holds for the company (refreshed from the providers), newest first. */
-    listExtractionJobs: (request: ServiceJobListRequest = {}) => listStoredExtractionJobs(internals, context, request, 'listExtractionJobs'),
+    listExtractionJobs: (request = {}) => listStoredExtractionJobs(internals, context, request, 'listExtractionJobs'),
   };
 }
-
-/** The runtime API bound to one caller: `service.runtime(context)`. */
-export type MemoryRuntime = ReturnType<typeof createMemoryRuntime>;

@@ -1,26 +1,13 @@
-import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
-import { MemoryConfigurationError, MemoryConflictError, MemoryValidationError, parseInput } from '@memplane/core';
+import { MemoryConflictError, MemoryValidationError, parseInput } from '@memplane/core';
 import { z } from 'zod';
 import type { MemoryBinding, ResolvedMemoryBinding } from '../../bindings/memory-binding';
-import type { MemoryActivityEntry, MemoryStorePage, MemoryStorePageRequest } from '../memory-service-records';
+import type { MemoryActivityEntry } from '../memory-service-records';
 import type { MemoryServiceStore } from '../memory-service-store';
 import { createSqliteBindingCache } from './sqlite-binding-cache';
+import { openSqliteConnection } from './sqlite-connection';
+import { createSqliteLogMethods } from './sqlite-log-methods';
 import { applySqliteMigrations } from './sqlite-migrations';
-import { countOperationsQuery, deliveryFilterQuery, jobFilterQuery, operationFilterQuery, type FilterQuery } from './sqlite-filters';
-import {
-  activityToRow,
-  bindingToRow,
-  deliveryToRow,
-  jobToRow,
-  operationColumns,
-  operationValues,
-  rowToActivity,
-  rowToBinding,
-  rowToDelivery,
-  rowToJob,
-  rowToOperation,
-  rowToTarget,
-} from './sqlite-rows';
+import { activityToRow, bindingToRow, rowToBinding, rowToTarget } from './sqlite-rows';
 
 /** Settings of {@link createSqliteMemoryServiceStore}. */
 export interface SqliteMemoryServiceStoreSettings {
@@ -65,7 +52,6 @@ const selectResolution = `SELECT ${bindingColumns
     AND ((t.target_type = 'agent' AND t.target_id = @agent) OR (t.target_type = 'company' AND t.target_id = @company))
   ORDER BY CASE t.target_type WHEN 'agent' THEN 0 ELSE 1 END
   LIMIT 1`;
-const insertOperation = `INSERT INTO memory_operations (${operationColumns.join(', ')}) VALUES (${operationColumns.map(() => '?').join(', ')})`;
 
 /**
  * The embedded store on better-sqlite3: the default of the service. Statements run
@@ -75,32 +61,8 @@ const insertOperation = `INSERT INTO memory_operations (${operationColumns.join(
 export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStoreSettings = {}): MemoryServiceStore {
   const valid = parseInput(settingsSchema, settings, 'SQLite store settings', 'settings');
   const filename = valid.filename ?? ':memory:';
-  let database: Database | undefined;
-  try {
-    database = new BetterSqlite3(filename);
-  } catch (cause) {
-    throw new MemoryConfigurationError({ message: `Cannot open the SQLite store at ${filename}.`, cause });
-  }
-  database.pragma(`busy_timeout = ${valid.busyTimeoutMs ?? 5000}`);
-  if (filename !== ':memory:') database.pragma('journal_mode = WAL');
-  // WAL with NORMAL is durable across application crashes; only an OS crash can lose the last commits.
-  database.pragma('synchronous = NORMAL');
-  database.pragma('foreign_keys = ON');
-
-  const statements = new Map<string, Statement>();
-  const open = (): Database => {
-    if (database === undefined) throw new MemoryConfigurationError({ message: 'The SQLite memory service store is closed.' });
-    return database;
-  };
-  const prepare = (sql: string): Statement => {
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = open().prepare(sql);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
-  const transaction = <Result>(work: () => Result): Result => open().transaction(work)();
+  const connection = openSqliteConnection(filename, valid.busyTimeoutMs ?? 5000);
+  const { open, prepare, transaction } = connection;
   const cache = createSqliteBindingCache(open);
   // Binding and target writes clear the cache even when they fail: a clear costs one reload.
   const changingBindings = <Result>(work: () => Result): Result => {
@@ -119,20 +81,6 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     for (const entry of entries) statement.run(activityToRow(entry));
   };
 
-  function page<Entry>(query: FilterQuery, request: MemoryStorePageRequest, toEntry: (row: Row) => Entry): MemoryStorePage<Entry> {
-    const limit = Math.max(1, Math.min(500, Math.floor(request.limit)));
-    const conditions = request.after === undefined ? query.where : [...query.where, 'position < @after'];
-    const sql = `SELECT * FROM ${query.table} WHERE ${conditions.join(' AND ')} ORDER BY position DESC LIMIT @limit`;
-    const parameters = { ...query.parameters, limit: limit + 1, ...(request.after === undefined ? {} : { after: request.after }) };
-    const rows = prepare(sql).all(parameters) as Row[];
-    const items = rows.slice(0, limit);
-    const last = items[items.length - 1];
-    return {
-      items: items.map(toEntry),
-      ...(rows.length > limit && last !== undefined ? { nextAfter: Number(last.position) } : {}),
-    };
-  }
-
   const store: MemoryServiceStore = {
     kind: 'sqlite',
 
@@ -141,9 +89,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     },
 
     async close() {
-      statements.clear();
-      database?.close();
-      database = undefined;
+      connection.close();
     },
 
     async insertBinding(binding, activity) {
@@ -266,82 +212,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
       });
     },
 
-    async listActivity(companyId, request) {
-      return page({ table: 'memory_activity', where: ['company_id = @companyId'], parameters: { companyId } }, request, rowToActivity);
-    },
-
-    async appendOperations(entries) {
-      if (entries.length === 0) return;
-      const statement = prepare(insertOperation);
-      transaction(() => {
-        for (const entry of entries) statement.run(operationValues(entry));
-      });
-    },
-
-    async listOperations(filter, request) {
-      return page(operationFilterQuery(filter), request, rowToOperation);
-    },
-
-    async getOperation(companyId, operationId) {
-      const row = prepare('SELECT * FROM memory_operations WHERE company_id = ? AND id = ?').get(companyId, operationId) as Row | undefined;
-      return row === undefined ? undefined : rowToOperation(row);
-    },
-
-    async countOperations(filter) {
-      const query = countOperationsQuery(filter);
-      const rows = prepare(query.sql).all(query.parameters) as Row[];
-      return rows.map((row) => ({
-        ...(row.binding_id === null ? {} : { bindingId: String(row.binding_id) }),
-        ...(row.binding_key === null ? {} : { bindingKey: String(row.binding_key) }),
-        operation: row.operation as never,
-        succeeded: Number(row.succeeded),
-        failed: Number(row.failed),
-        droppedOutOfScope: Number(row.dropped),
-      }));
-    },
-
-    async appendHookDeliveries(entries) {
-      if (entries.length === 0) return;
-      const statement = prepare(
-        `INSERT INTO memory_hook_deliveries (id, company_id, hook_id, hook_kind, receiver, binding_id, status, attempts, error,
-           operation_id, started_at, finished_at, latency_ms)
-         VALUES (@id, @company_id, @hook_id, @hook_kind, @receiver, @binding_id, @status, @attempts, @error,
-           @operation_id, @started_at, @finished_at, @latency_ms)`,
-      );
-      transaction(() => {
-        for (const entry of entries) statement.run(deliveryToRow(entry));
-      });
-    },
-
-    async listHookDeliveries(filter, request) {
-      return page(deliveryFilterQuery(filter), request, rowToDelivery);
-    },
-
-    async upsertExtractionJobs(entries) {
-      if (entries.length === 0) return;
-      const statement = prepare(
-        `INSERT INTO memory_extraction_jobs (id, company_id, binding_id, binding_key, operation_id, provider_job_id, hook_kind, status,
-           source_json, scope_json, error, submitted_at, started_at, finished_at, retry_count, created_at, updated_at)
-         VALUES (@id, @company_id, @binding_id, @binding_key, @operation_id, @provider_job_id, @hook_kind, @status,
-           @source_json, @scope_json, @error, @submitted_at, @started_at, @finished_at, @retry_count, @created_at, @updated_at)
-         ON CONFLICT (binding_id, provider_job_id) DO UPDATE SET
-           status = excluded.status, error = excluded.error, submitted_at = excluded.submitted_at, started_at = excluded.started_at,
-           finished_at = excluded.finished_at, retry_count = excluded.retry_count, updated_at = excluded.updated_at
-         WHERE memory_extraction_jobs.company_id = excluded.company_id`,
-      );
-      transaction(() => {
-        for (const entry of entries) statement.run(jobToRow(entry));
-      });
-    },
-
-    async getExtractionJob(companyId, jobId) {
-      const row = prepare('SELECT * FROM memory_extraction_jobs WHERE company_id = ? AND id = ?').get(companyId, jobId) as Row | undefined;
-      return row === undefined ? undefined : rowToJob(row);
-    },
-
-    async listExtractionJobs(filter, request) {
-      return page(jobFilterQuery(filter), request, rowToJob);
-    },
+    ...createSqliteLogMethods(connection),
   };
   return store;
 }

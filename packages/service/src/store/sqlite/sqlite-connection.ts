@@ -1,0 +1,72 @@
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import { MemoryConfigurationError } from '@memplane/core';
+import type { MemoryStorePage, MemoryStorePageRequest } from '../memory-service-records';
+import type { FilterQuery } from './sqlite-filters';
+
+type Row = Record<string, unknown>;
+
+/** One better-sqlite3 connection with a statement cache, transactions and keyset pages. */
+export interface SqliteConnection {
+  /** The open database, or `MemoryConfigurationError` once closed. */
+  open(): Database;
+  /** A cached prepared statement. */
+  prepare(sql: string): Statement;
+  /** Runs `work` in one transaction. */
+  transaction<Result>(work: () => Result): Result;
+  /** One page of a filtered log table, newest first by position. */
+  page<Entry>(query: FilterQuery, request: MemoryStorePageRequest, toEntry: (row: Row) => Entry): MemoryStorePage<Entry>;
+  /** Closes the connection. */
+  close(): void;
+}
+
+/** Opens the file (or `:memory:`) with WAL journaling for files and a busy timeout for other writers. */
+export function openSqliteConnection(filename: string, busyTimeoutMs: number): SqliteConnection {
+  let database: Database | undefined;
+  try {
+    database = new BetterSqlite3(filename);
+  } catch (cause) {
+    throw new MemoryConfigurationError({ message: `Cannot open the SQLite store at ${filename}.`, cause });
+  }
+  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  if (filename !== ':memory:') database.pragma('journal_mode = WAL');
+  // WAL with NORMAL is durable across application crashes; only an OS crash can lose the last commits.
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+
+  const statements = new Map<string, Statement>();
+  const open = (): Database => {
+    if (database === undefined) throw new MemoryConfigurationError({ message: 'The SQLite memory service store is closed.' });
+    return database;
+  };
+  const prepare = (sql: string): Statement => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = open().prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  return {
+    open,
+    prepare,
+    transaction: (work) => open().transaction(work)(),
+    page(query, request, toEntry) {
+      const limit = Math.max(1, Math.min(500, Math.floor(request.limit)));
+      const conditions = request.after === undefined ? query.where : [...query.where, 'position < @after'];
+      const sql = `SELECT * FROM ${query.table} WHERE ${conditions.join(' AND ')} ORDER BY position DESC LIMIT @limit`;
+      const parameters = { ...query.parameters, limit: limit + 1, ...(request.after === undefined ? {} : { after: request.after }) };
+      const rows = prepare(sql).all(parameters) as Row[];
+      const items = rows.slice(0, limit);
+      const last = items[items.length - 1];
+      return {
+        items: items.map(toEntry),
+        ...(rows.length > limit && last !== undefined ? { nextAfter: Number(last.position) } : {}),
+      };
+    },
+    close() {
+      statements.clear();
+      database?.close();
+      database = undefined;
+    },
+  };
+}
