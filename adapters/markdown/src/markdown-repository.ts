@@ -43,6 +43,8 @@ export interface ReconcileReport {
 export class MarkdownRepository {
   readonly database: Database.Database;
   readonly index: MarkdownIndex;
+  /** Runs inside a rebuild, after the tables were emptied, so derived tables of other modules (vectors) come back. */
+  afterReset: (() => void) | undefined;
   /** Warnings to attach to the next result, from events nobody has seen yet. */
   readonly pendingWarnings: MemoryWarning[] = [];
 
@@ -82,6 +84,8 @@ export class MarkdownRepository {
     const started = performance.now();
     const records = this.write(() => {
       resetIndexSchema(this.database);
+      this.index.vectorTablesPresent = false;
+      this.afterReset?.();
       const report = this.reconcile(false);
       stampSchemaVersion(this.database);
       return report;

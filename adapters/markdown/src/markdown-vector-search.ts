@@ -39,18 +39,8 @@ export class MarkdownVectorSearch {
   ) {
     this.cache = new EmbeddingCache(statePath(repository.options.root, 'embeddings.sqlite'), embedder.modelId);
     const database = repository.database;
-    repository.write(() => {
-      const meta = database.prepare("SELECT value FROM meta WHERE key = 'vector_model'").get() as { value: string } | undefined;
-      const identity = `${embedder.modelId}#${embedder.dimensions}`;
-      if (meta?.value !== identity) {
-        database.exec('DROP TABLE IF EXISTS vectors; DROP TABLE IF EXISTS vector_rows;');
-        database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('vector_model', ?)").run(identity);
-      }
-      database.exec(`
-        CREATE VIRTUAL TABLE IF NOT EXISTS vectors USING vec0(company_id TEXT partition key, embedding float[${embedder.dimensions}] distance_metric=cosine);
-        CREATE TABLE IF NOT EXISTS vector_rows (rowid INTEGER PRIMARY KEY);
-      `);
-    });
+    repository.write(() => this.createTables());
+    repository.afterReset = () => this.createTables();
     this.statements = {
       missing: database.prepare(
         'SELECT r.rowid AS rowid, r.section AS section FROM records AS r WHERE r.searchable = 1 AND NOT EXISTS (SELECT 1 FROM vector_rows AS v WHERE v.rowid = r.rowid)',
@@ -61,8 +51,23 @@ export class MarkdownVectorSearch {
         'SELECT v.rowid AS rowid, v.distance AS distance, r.section AS section FROM vectors AS v JOIN records AS r ON r.rowid = v.rowid WHERE v.embedding MATCH ? AND v.k = ? AND v.company_id = ? ORDER BY v.distance',
       ),
     };
-    repository.index.vectorTablesPresent = true;
     repository.write(() => this.fillFromCache());
+  }
+
+  /** Creates the vector tables for this embedder, dropping those of another model or dimension. */
+  private createTables(): void {
+    const database = this.repository.database;
+    const meta = database.prepare("SELECT value FROM meta WHERE key = 'vector_model'").get() as { value: string } | undefined;
+    const identity = `${this.embedder.modelId}#${this.embedder.dimensions}`;
+    if (meta?.value !== identity) {
+      database.exec('DROP TABLE IF EXISTS vectors; DROP TABLE IF EXISTS vector_rows;');
+      database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('vector_model', ?)").run(identity);
+    }
+    database.exec(`
+      CREATE VIRTUAL TABLE IF NOT EXISTS vectors USING vec0(company_id TEXT partition key, embedding float[${this.embedder.dimensions}] distance_metric=cosine);
+      CREATE TABLE IF NOT EXISTS vector_rows (rowid INTEGER PRIMARY KEY);
+    `);
+    this.repository.index.vectorTablesPresent = true;
   }
 
   /** Embeds the texts not cached yet; call it before a write so a failing embedder writes nothing. */
