@@ -59,6 +59,7 @@ export function createMarkdownAdapter(settings: MarkdownAdapterSettings): Markdo
     sectionsPerFile: resolved.sectionsPerFile,
     lockTimeoutMs: resolved.lockTimeoutMs,
     ...(resolved.onEvent === undefined ? {} : { onEvent: resolved.onEvent }),
+    ...(resolved.onProgress === undefined ? {} : { onProgress: resolved.onProgress }),
   });
   const extractor = resolved.extractor ?? createRuleBasedExtractor();
   const vectors = resolved.embedder === undefined ? undefined : new MarkdownVectorSearch(repository, resolved.embedder, resolved.fusion);

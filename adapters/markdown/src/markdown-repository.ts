@@ -23,6 +23,18 @@ export interface RepositoryOptions {
   lockTimeoutMs: number;
   /** Receives store events. */
   onEvent?: (event: MarkdownStoreEvent) => void;
+  /** Receives progress of long work (reindexing files). */
+  onProgress?: (progress: MarkdownProgress) => void;
+}
+
+/** Progress of long work, for progress bars. */
+export interface MarkdownProgress {
+  /** What is running. */
+  phase: 'reindex';
+  /** Files done. */
+  done: number;
+  /** Files to do. */
+  total: number;
 }
 
 /** What a reconcile found. */
@@ -109,8 +121,13 @@ export class MarkdownRepository {
         report.removed.push(file.path);
       }
     }
-    for (const [path, stamp] of onDisk) {
-      if (sameStamp(this.index.file(path), stamp)) continue;
+    const changed = [...onDisk].filter(([path, stamp]) => !sameStamp(this.index.file(path), stamp));
+    let done = 0;
+    for (const [path] of changed) {
+      done += 1;
+      if (this.options.onProgress !== undefined && (done === changed.length || done % 10 === 0)) {
+        this.options.onProgress({ phase: 'reindex', done, total: changed.length });
+      }
       const { parsed, stamp: readStamp } = this.readFile(path) ?? {};
       if (parsed === undefined || readStamp === undefined) continue;
       this.indexParsed(path, parsed, readStamp, report);

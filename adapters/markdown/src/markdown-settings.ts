@@ -1,6 +1,7 @@
 import { MemoryConfigurationError, parseInput } from '@memplane/core';
 import { z } from 'zod';
 import type { MarkdownStoreEvent } from './markdown-events';
+import type { MarkdownProgress } from './markdown-repository';
 import type { MemoryExtractor } from './markdown-extractor';
 import type { MarkdownEmbedder } from './markdown-embedder';
 import { defaultLexicalWeights, type LexicalWeights } from './markdown-search';
@@ -40,6 +41,8 @@ export interface MarkdownAdapterSettings {
   now?: () => Date;
   /** Receives store events: index rebuilt, files re-read, unreadable sections. */
   onEvent?: (event: MarkdownStoreEvent) => void;
+  /** Receives progress of long work (a reindex or rebuild), for progress bars. */
+  onProgress?: (progress: MarkdownProgress) => void;
 }
 
 const functionSchema = (what: string) => z.custom<(...values: never[]) => unknown>((value) => typeof value === 'function', `must be ${what}`);
@@ -65,6 +68,7 @@ const settingsSchema = z.strictObject({
   cursorSecret: z.union([z.string().min(1), z.instanceof(Uint8Array)]).optional(),
   now: functionSchema('a function returning a Date').optional(),
   onEvent: functionSchema('a function').optional(),
+  onProgress: functionSchema('a function').optional(),
 });
 
 /** The settings with defaults applied. */
@@ -79,6 +83,7 @@ export interface ResolvedMarkdownSettings {
   cursorSecret?: string | Uint8Array;
   now: () => string;
   onEvent?: (event: MarkdownStoreEvent) => void;
+  onProgress?: (progress: MarkdownProgress) => void;
 }
 
 /** Validates the settings; a bad one throws `MemoryValidationError` naming it, such as `settings.root`. */
@@ -102,5 +107,6 @@ export function resolveMarkdownSettings(settings: MarkdownAdapterSettings): Reso
       return value.toISOString();
     },
     ...(settings.onEvent === undefined ? {} : { onEvent: settings.onEvent }),
+    ...(settings.onProgress === undefined ? {} : { onProgress: settings.onProgress }),
   };
 }

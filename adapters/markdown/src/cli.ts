@@ -1,0 +1,1 @@
+export { markdownCommand, type MarkdownCommand, type MarkdownCommandOutput } from './markdown-cli';
