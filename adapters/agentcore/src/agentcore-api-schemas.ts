@@ -7,14 +7,24 @@ import { z } from 'zod';
  * Only the members the adapter reads are listed; others pass unchecked.
  */
 
-const metadataValueSchema = z.object({
-  stringValue: z.string().optional(),
-  stringListValue: z.array(z.string()).optional(),
-  numberValue: z.number().optional(),
-  dateTimeValue: z.date().optional(),
-});
+/**
+ * A metadata value as read. Its members are checked where they are used (a value that is not
+ * a string is never taken for a scope field or a provenance chunk), not here: validating every
+ * value of every record was most of the cost of reading a page.
+ */
+export interface AgentCoreMetadataValue {
+  stringValue?: unknown;
+  stringListValue?: unknown;
+  numberValue?: unknown;
+  dateTimeValue?: unknown;
+}
 
-const metadataMapSchema = z.record(z.string(), metadataValueSchema).optional();
+/** A metadata map of a record or an event. */
+export type AgentCoreMetadataMap = Record<string, AgentCoreMetadataValue | null | undefined>;
+
+const metadataMapSchema = z
+  .custom<AgentCoreMetadataMap>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be a metadata map')
+  .optional();
 
 /** A memory record, as list, retrieve and get return it. */
 export const agentCoreRecordSchema = z.object({
@@ -66,7 +76,7 @@ export const agentCoreEventSchema = z.object({
   eventId: z.string().min(1),
   eventTimestamp: z.date(),
   payload: z.array(payloadItemSchema),
-  metadata: z.record(z.string(), z.object({ stringValue: z.string().optional() })).optional(),
+  metadata: metadataMapSchema,
 });
 
 /** `CreateEvent` and `GetEvent`. */

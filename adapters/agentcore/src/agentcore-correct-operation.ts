@@ -11,7 +11,7 @@ import {
   type MemoryWarning,
 } from '@memplane/core';
 import type { AgentCoreAdapterContext } from './agentcore-adapter-context';
-import { agentCoreBatchOutcomeSchema, type AgentCoreMetadata } from './agentcore-api-schemas';
+import { agentCoreBatchOutcomeSchema, type AgentCoreMetadata, type AgentCoreMetadataValue } from './agentcore-api-schemas';
 import { fetchRecordInScope } from './agentcore-get-operations';
 import { readHandle } from './agentcore-handle';
 import {
@@ -26,14 +26,14 @@ import { encodeScope } from './agentcore-scope-mapping';
 
 const chunkKeyPattern = new RegExp(`^${provenanceChunkKey(0).slice(0, -1).replace('.', '\\.')}\\d$`);
 
-type ReadMetadataValue = NonNullable<AgentCoreMetadata>[string];
-
-/** A metadata value as it was read, sent back as the one union member it holds. */
-function toWritableValue(value: ReadMetadataValue): MemoryRecordMetadataValue | undefined {
-  if (value.stringValue !== undefined) return { stringValue: value.stringValue };
-  if (value.stringListValue !== undefined) return { stringListValue: value.stringListValue };
-  if (value.numberValue !== undefined) return { numberValue: value.numberValue };
-  if (value.dateTimeValue !== undefined) return { dateTimeValue: value.dateTimeValue };
+/** A metadata value as it was read, sent back as the one union member it holds; anything else is dropped. */
+function toWritableValue(value: AgentCoreMetadataValue | null | undefined): MemoryRecordMetadataValue | undefined {
+  if (typeof value?.stringValue === 'string') return { stringValue: value.stringValue };
+  if (Array.isArray(value?.stringListValue) && value.stringListValue.every((item) => typeof item === 'string')) {
+    return { stringListValue: value.stringListValue as string[] };
+  }
+  if (typeof value?.numberValue === 'number') return { numberValue: value.numberValue };
+  if (value?.dateTimeValue instanceof Date) return { dateTimeValue: value.dateTimeValue };
   return undefined;
 }
 

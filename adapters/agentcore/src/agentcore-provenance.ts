@@ -120,7 +120,7 @@ function minimalSource(source: unknown): unknown {
   return { kind, companyId };
 }
 
-type MetadataMap = Record<string, { stringValue?: string | undefined } | undefined> | undefined;
+type MetadataMap = Record<string, { stringValue?: unknown } | null | undefined> | undefined;
 
 /**
  * Reads provenance back from metadata. Returns undefined when the record carries none (for
@@ -129,6 +129,7 @@ type MetadataMap = Record<string, { stringValue?: string | undefined } | undefin
 export function unpackProvenance(metadata: MetadataMap): StoredProvenance | undefined | 'unreadable' {
   const first = metadata?.[provenanceChunkKey(0)]?.stringValue;
   if (first === undefined) return undefined;
+  if (typeof first !== 'string') return 'unreadable';
   // The header is `j<count>.` or `z<count>.`; read by hand, as this runs for every record read.
   const format = first[0];
   const count = first.charCodeAt(1) - 48;
@@ -136,7 +137,7 @@ export function unpackProvenance(metadata: MetadataMap): StoredProvenance | unde
   let data = first.slice(3);
   for (let index = 1; index < count; index += 1) {
     const value = metadata?.[provenanceChunkKey(index)]?.stringValue;
-    if (value === undefined) return 'unreadable';
+    if (typeof value !== 'string') return 'unreadable';
     data += value;
   }
   try {

@@ -108,6 +108,26 @@ describe('double enforcement of the company boundary', () => {
   });
 });
 
+describe('metadata values of the wrong type', () => {
+  it('never count as a scope field or as provenance, and do not fail the page', async () => {
+    const odd = {
+      memoryRecordId: `mem-${'d'.repeat(36)}`,
+      content: { text: 'odd metadata' },
+      namespaces: ['/c/acme/'],
+      createdAt: 1_790_000_000,
+      metadata: { 'memplane.projectId': { numberValue: 5 }, 'memplane.p0': { stringValue: 12 }, other: null },
+    };
+    environment.server.use(http.post(`${agentCoreEndpoint(testRegion)}/memories/:memoryId/memoryRecords`, () => HttpResponse.json({ memoryRecordSummaries: [odd] })));
+    const adapter = environment.createAdapter();
+    const page = await adapter.list({ bindingKey: 'default', scope: { companyId: 'acme' } });
+    expect(page.items).toEqual([expect.objectContaining({ text: 'odd metadata', scope: { companyId: 'acme' } })]);
+    expect(page.items[0]?.source).toBeUndefined();
+    expect(page.warnings).toEqual([expect.objectContaining({ type: 'compatibility', feature: 'provenance' })]);
+    const narrowed = await adapter.list({ bindingKey: 'default', scope: { companyId: 'acme', projectId: '5' } });
+    expect(narrowed.items).toEqual([]);
+  });
+});
+
 describe('long identifiers', () => {
   it('stores ids too long to encode as digests and still matches them exactly', async () => {
     const adapter = environment.createAdapter();

@@ -64,7 +64,7 @@ export type ProvenanceOutcome =
  */
 export function applyProvenance(
   snippet: MemorySnippet,
-  metadata: AgentCoreMetadata | Record<string, { stringValue?: string | undefined } | undefined> | undefined,
+  metadata: AgentCoreMetadata,
   companyId: string,
   warnings: MemoryWarning[],
 ): ProvenanceOutcome {

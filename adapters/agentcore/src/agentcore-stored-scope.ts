@@ -10,7 +10,7 @@ export interface StoredScope {
   /** The encoded agent of the namespace path or actor id, when it has one. */
   agentSegment: string | undefined;
   /** The metadata holding the other scope fields. */
-  metadata: AgentCoreMetadata | { [key: string]: { stringValue?: string | undefined } | undefined } | undefined;
+  metadata: AgentCoreMetadata;
 }
 
 const namespacePattern = /^\/c\/([A-Za-z0-9_-]+)\/(?:a\/([A-Za-z0-9_-]+)\/)?/;
@@ -72,7 +72,7 @@ export function toSnippetScope(stored: StoredScope, scope: MemoryScope): MemoryS
   }
   for (const field of metadataScopeFields) {
     const value = stored.metadata?.[agentCoreScopeMetadataKeys[field]]?.stringValue;
-    if (value === undefined) continue;
+    if (typeof value !== 'string') continue;
     const decoded = scope[field] ?? decodeIdentifier(value);
     if (decoded !== undefined) snippetScope[field] = decoded;
   }
