@@ -1,0 +1,191 @@
+import type { Queryable } from './postgres-connection';
+
+/** One schema step of the Postgres store. Versions only grow; a released migration never changes. */
+export interface PostgresMigration {
+  /** The schema version this migration brings the database to. */
+  version: number;
+  /** What it does. */
+  name: string;
+  /** The statements, run in one transaction. `{schema}` stands for the store's quoted schema name. */
+  sql: string;
+}
+
+/**
+ * The schema of the Postgres store, version by version: the same tables as the SQLite store.
+ * Log tables key on a `position` identity column, which orders the keyset pages. Times the
+ * service writes are `timestamptz`; times a provider reports stay text, exactly as reported.
+ * JSON columns are `json`, which keeps the text as written (`jsonb` would refuse `\u0000`).
+ * Keys sort with `COLLATE "C"`, byte order, as SQLite does.
+ */
+export const postgresMigrations: readonly PostgresMigration[] = [
+  {
+    version: 1,
+    name: 'bindings, targets, activity, operations, hook deliveries, extraction jobs',
+    sql: `
+      CREATE TABLE {schema}.memory_bindings (
+        id text PRIMARY KEY,
+        company_id text NOT NULL,
+        key text COLLATE "C" NOT NULL,
+        provider_id text NOT NULL,
+        config_json json NOT NULL,
+        enabled boolean NOT NULL,
+        hooks_json json NOT NULL,
+        capabilities_json json NOT NULL,
+        revision integer NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        CONSTRAINT memory_bindings_company_key UNIQUE (company_id, key)
+      );
+
+      CREATE TABLE {schema}.memory_binding_targets (
+        company_id text NOT NULL,
+        target_type text COLLATE "C" NOT NULL CHECK (target_type IN ('company', 'agent')),
+        target_id text COLLATE "C" NOT NULL,
+        binding_id text NOT NULL REFERENCES {schema}.memory_bindings (id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (company_id, target_type, target_id)
+      );
+      CREATE INDEX memory_binding_targets_binding ON {schema}.memory_binding_targets (binding_id);
+
+      CREATE TABLE {schema}.memory_activity (
+        position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        company_id text NOT NULL,
+        actor_kind text NOT NULL,
+        actor_id text NOT NULL,
+        action text NOT NULL,
+        subject_type text NOT NULL,
+        subject_id text NOT NULL,
+        before_json json,
+        after_json json,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX memory_activity_company ON {schema}.memory_activity (company_id, position);
+
+      CREATE TABLE {schema}.memory_operations (
+        position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        company_id text NOT NULL,
+        binding_id text,
+        binding_key text COLLATE "C",
+        provider_id text,
+        operation text COLLATE "C" NOT NULL,
+        status text NOT NULL CHECK (status IN ('succeeded', 'failed')),
+        error_code text,
+        error_message text,
+        actor_kind text NOT NULL,
+        actor_id text NOT NULL,
+        agent_id text,
+        project_id text,
+        issue_id text,
+        run_id text,
+        subject_id text,
+        session_key text,
+        namespace text,
+        source_kind text,
+        source_json json,
+        hook_kind text,
+        hook_id text,
+        heartbeat_run_id text,
+        cost_event_id text,
+        attribution_mode text,
+        usage_json json NOT NULL,
+        latency_ms double precision NOT NULL,
+        record_ids_json json,
+        result_count integer,
+        dropped_out_of_scope integer NOT NULL,
+        warnings_json json NOT NULL,
+        details_json json,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX memory_operations_company ON {schema}.memory_operations (company_id, position);
+      CREATE INDEX memory_operations_agent ON {schema}.memory_operations (company_id, agent_id, position);
+      CREATE INDEX memory_operations_issue ON {schema}.memory_operations (company_id, issue_id, position);
+      CREATE INDEX memory_operations_run ON {schema}.memory_operations (company_id, run_id, position);
+      CREATE INDEX memory_operations_heartbeat ON {schema}.memory_operations (company_id, heartbeat_run_id, position);
+      CREATE INDEX memory_operations_created ON {schema}.memory_operations (company_id, created_at);
+
+      CREATE TABLE {schema}.memory_hook_deliveries (
+        position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        company_id text NOT NULL,
+        hook_id text NOT NULL,
+        hook_kind text NOT NULL,
+        receiver text NOT NULL,
+        binding_id text,
+        status text NOT NULL,
+        attempts integer NOT NULL,
+        error text,
+        operation_id text,
+        started_at timestamptz NOT NULL,
+        finished_at timestamptz NOT NULL,
+        latency_ms double precision NOT NULL
+      );
+      CREATE INDEX memory_hook_deliveries_company ON {schema}.memory_hook_deliveries (company_id, position);
+      CREATE INDEX memory_hook_deliveries_hook ON {schema}.memory_hook_deliveries (company_id, hook_id);
+
+      CREATE TABLE {schema}.memory_extraction_jobs (
+        position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        company_id text NOT NULL,
+        binding_id text NOT NULL,
+        binding_key text NOT NULL,
+        operation_id text,
+        provider_job_id text NOT NULL,
+        hook_kind text,
+        status text NOT NULL,
+        source_json json,
+        scope_json json NOT NULL,
+        error text,
+        submitted_at text,
+        started_at text,
+        finished_at text,
+        retry_count integer NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        CONSTRAINT memory_extraction_jobs_provider_job UNIQUE (binding_id, provider_job_id)
+      );
+      CREATE INDEX memory_extraction_jobs_company ON {schema}.memory_extraction_jobs (company_id, position);
+      CREATE INDEX memory_extraction_jobs_status ON {schema}.memory_extraction_jobs (company_id, status, position);
+    `,
+  },
+];
+
+/** Quotes an identifier for SQL. The store only accepts schema names that need no escaping, but quoting keeps case. */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Applies every migration newer than the schema's version, each in its own transaction, and
+ * records it in `<schema>.memplane_schema_migrations`. A transaction-scoped advisory lock per
+ * schema serialises concurrent starts (several workers migrating at once apply each step once).
+ * Returns how many migrations were applied. Safe to call on every start.
+ */
+export async function applyPostgresMigrations(
+  transaction: <Result>(work: (client: Queryable) => Promise<Result>) => Promise<Result>,
+  schema: string,
+  migrations: readonly PostgresMigration[] = postgresMigrations,
+): Promise<number> {
+  const quoted = quoteIdentifier(schema);
+  const ordered = [...migrations].sort((left, right) => left.version - right.version);
+  let applied = 0;
+  for (const migration of ordered) {
+    const ran = await transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`memplane-service-migrations:${schema}`]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${quoted}.memplane_schema_migrations (
+           version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${quoted}.memplane_schema_migrations`);
+      if ((rows[0]?.version ?? 0) >= migration.version) return false;
+      await client.query(migration.sql.replaceAll('{schema}', quoted));
+      await client.query(`INSERT INTO ${quoted}.memplane_schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+      return true;
+    });
+    if (ran) applied += 1;
+  }
+  return applied;
+}

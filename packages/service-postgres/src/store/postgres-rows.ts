@@ -1,0 +1,323 @@
+import type { MemoryExtractionJobStatus, MemoryHookKind, MemoryScope } from '@memplane/core';
+import type {
+  MemoryActivityAction,
+  MemoryActivityEntry,
+  MemoryActorKind,
+  MemoryBinding,
+  MemoryBindingTarget,
+  MemoryBindingTargetType,
+  MemoryExtractionJobEntry,
+  MemoryHookDeliveryEntry,
+  MemoryHookDeliveryStatus,
+  MemoryOperationEntry,
+  MemoryOperationStatus,
+  MemoryOperationType,
+} from '@memplane/service';
+
+// Rows come back with SQL NULL for absent values; entries leave such fields out entirely.
+export type Row = Record<string, unknown>;
+
+const text = (value: unknown): string | undefined => (value === null || value === undefined ? undefined : String(value));
+const json = <Value>(value: unknown): Value | undefined => (value === null || value === undefined ? undefined : (value as Value));
+const time = (value: unknown): string => (value instanceof Date ? value.toISOString() : String(value));
+const orNull = <Value>(value: Value | undefined): Value | null => (value === undefined ? null : value);
+
+function compact<Entry extends object>(entry: Entry): Entry {
+  for (const key of Object.keys(entry) as Array<keyof Entry>) if (entry[key] === undefined) delete entry[key];
+  return entry;
+}
+
+/**
+ * A column of a batch insert through `json_to_recordset`: the batch travels as one JSON
+ * parameter, and JSON columns are nested values rather than strings encoded twice.
+ */
+export interface RecordsetColumn {
+  name: string;
+  type: string;
+}
+
+/** `INSERT INTO <table> (<columns>) SELECT <columns> FROM json_to_recordset($1::json) AS r(<column> <type>, …)`. */
+export function recordsetInsert(table: string, columns: readonly RecordsetColumn[]): string {
+  const names = columns.map((column) => column.name).join(', ');
+  const definition = columns.map((column) => `${column.name} ${column.type}`).join(', ');
+  return `INSERT INTO ${table} (${names}) SELECT ${names} FROM json_to_recordset($1::json) AS r(${definition})`;
+}
+
+export const bindingColumns =
+  'id, company_id, key, provider_id, config_json, enabled, hooks_json, capabilities_json, revision, created_at, updated_at';
+
+/** The parameters of a binding in {@link bindingColumns} order. */
+export function bindingValues(binding: MemoryBinding): unknown[] {
+  return [
+    binding.id,
+    binding.companyId,
+    binding.key,
+    binding.providerId,
+    JSON.stringify(binding.config),
+    binding.enabled,
+    JSON.stringify(binding.hooks),
+    JSON.stringify(binding.capabilities),
+    binding.revision,
+    binding.createdAt,
+    binding.updatedAt,
+  ];
+}
+
+export function rowToBinding(row: Row): MemoryBinding {
+  return {
+    id: String(row.id),
+    companyId: String(row.company_id),
+    key: String(row.key),
+    providerId: String(row.provider_id),
+    config: json(row.config_json) ?? {},
+    enabled: row.enabled === true,
+    hooks: json(row.hooks_json) ?? { postRunCapture: false, issueCommentCapture: false, issueDocumentCapture: false },
+    capabilities: json(row.capabilities_json) ?? {},
+    revision: Number(row.revision),
+    createdAt: time(row.created_at),
+    updatedAt: time(row.updated_at),
+  };
+}
+
+export function rowToTarget(row: Row): MemoryBindingTarget {
+  return {
+    companyId: String(row.company_id),
+    targetType: row.target_type as MemoryBindingTargetType,
+    targetId: String(row.target_id),
+    bindingId: String(row.binding_id),
+    createdAt: time(row.created_at),
+    updatedAt: time(row.updated_at),
+  };
+}
+
+export const activityColumns: readonly RecordsetColumn[] = [
+  { name: 'id', type: 'text' },
+  { name: 'company_id', type: 'text' },
+  { name: 'actor_kind', type: 'text' },
+  { name: 'actor_id', type: 'text' },
+  { name: 'action', type: 'text' },
+  { name: 'subject_type', type: 'text' },
+  { name: 'subject_id', type: 'text' },
+  { name: 'before_json', type: 'json' },
+  { name: 'after_json', type: 'json' },
+  { name: 'created_at', type: 'timestamptz' },
+];
+
+export function activityToRecord(entry: MemoryActivityEntry): Row {
+  return {
+    id: entry.id,
+    company_id: entry.companyId,
+    actor_kind: entry.actor.kind,
+    actor_id: entry.actor.id,
+    action: entry.action,
+    subject_type: entry.subjectType,
+    subject_id: entry.subjectId,
+    before_json: entry.before ?? null,
+    after_json: entry.after ?? null,
+    created_at: entry.createdAt,
+  };
+}
+
+export function rowToActivity(row: Row): MemoryActivityEntry {
+  return {
+    id: String(row.id),
+    companyId: String(row.company_id),
+    actor: { kind: row.actor_kind as MemoryActorKind, id: String(row.actor_id) },
+    action: row.action as MemoryActivityAction,
+    subjectType: row.subject_type as 'binding' | 'target',
+    subjectId: String(row.subject_id),
+    before: json(row.before_json) ?? null,
+    after: json(row.after_json) ?? null,
+    createdAt: time(row.created_at),
+  };
+}
+
+export const operationColumns: readonly RecordsetColumn[] = [
+  ...['id', 'company_id', 'binding_id', 'binding_key', 'provider_id', 'operation', 'status', 'error_code', 'error_message']
+    .concat(['actor_kind', 'actor_id', 'agent_id', 'project_id', 'issue_id', 'run_id', 'subject_id', 'session_key', 'namespace'])
+    .concat(['source_kind'])
+    .map((name) => ({ name, type: 'text' })),
+  { name: 'source_json', type: 'json' },
+  ...['hook_kind', 'hook_id', 'heartbeat_run_id', 'cost_event_id', 'attribution_mode'].map((name) => ({ name, type: 'text' })),
+  { name: 'usage_json', type: 'json' },
+  { name: 'latency_ms', type: 'double precision' },
+  { name: 'record_ids_json', type: 'json' },
+  { name: 'result_count', type: 'integer' },
+  { name: 'dropped_out_of_scope', type: 'integer' },
+  { name: 'warnings_json', type: 'json' },
+  { name: 'details_json', type: 'json' },
+  { name: 'created_at', type: 'timestamptz' },
+];
+
+export function operationToRecord(entry: MemoryOperationEntry): Row {
+  const scope = entry.scope;
+  return {
+    id: entry.id,
+    company_id: entry.companyId,
+    binding_id: orNull(entry.bindingId),
+    binding_key: orNull(entry.bindingKey),
+    provider_id: orNull(entry.providerId),
+    operation: entry.operation,
+    status: entry.status,
+    error_code: orNull(entry.errorCode),
+    error_message: orNull(entry.errorMessage),
+    actor_kind: entry.actor.kind,
+    actor_id: entry.actor.id,
+    agent_id: orNull(scope.agentId),
+    project_id: orNull(scope.projectId),
+    issue_id: orNull(scope.issueId),
+    run_id: orNull(scope.runId),
+    subject_id: orNull(scope.subjectId),
+    session_key: orNull(scope.sessionKey),
+    namespace: orNull(scope.namespace),
+    source_kind: orNull(entry.source?.kind),
+    source_json: orNull(entry.source),
+    hook_kind: orNull(entry.hookKind),
+    hook_id: orNull(entry.hookId),
+    heartbeat_run_id: orNull(entry.heartbeatRunId),
+    cost_event_id: orNull(entry.costEventId),
+    attribution_mode: orNull(entry.attributionMode),
+    usage_json: entry.usage,
+    latency_ms: entry.latencyMs,
+    record_ids_json: orNull(entry.recordIds),
+    result_count: orNull(entry.resultCount),
+    dropped_out_of_scope: entry.droppedOutOfScope,
+    warnings_json: entry.warnings,
+    details_json: orNull(entry.details),
+    created_at: entry.createdAt,
+  };
+}
+
+export function rowToOperation(row: Row): MemoryOperationEntry {
+  const scope: MemoryScope = compact({
+    companyId: String(row.company_id),
+    agentId: text(row.agent_id),
+    projectId: text(row.project_id),
+    issueId: text(row.issue_id),
+    runId: text(row.run_id),
+    subjectId: text(row.subject_id),
+    sessionKey: text(row.session_key),
+    namespace: text(row.namespace),
+  });
+  return compact<MemoryOperationEntry>({
+    id: String(row.id),
+    companyId: String(row.company_id),
+    bindingId: text(row.binding_id),
+    bindingKey: text(row.binding_key),
+    providerId: text(row.provider_id),
+    operation: row.operation as MemoryOperationType,
+    status: row.status as MemoryOperationStatus,
+    errorCode: text(row.error_code),
+    errorMessage: text(row.error_message),
+    actor: { kind: row.actor_kind as MemoryActorKind, id: String(row.actor_id) },
+    scope,
+    source: json(row.source_json),
+    hookKind: text(row.hook_kind) as MemoryHookKind | undefined,
+    hookId: text(row.hook_id),
+    heartbeatRunId: text(row.heartbeat_run_id),
+    costEventId: text(row.cost_event_id),
+    attributionMode: text(row.attribution_mode) as MemoryOperationEntry['attributionMode'],
+    usage: json(row.usage_json) ?? [],
+    latencyMs: Number(row.latency_ms),
+    recordIds: json(row.record_ids_json),
+    resultCount: row.result_count === null ? undefined : Number(row.result_count),
+    droppedOutOfScope: Number(row.dropped_out_of_scope),
+    warnings: json(row.warnings_json) ?? [],
+    details: json(row.details_json),
+    createdAt: time(row.created_at),
+  });
+}
+
+export const deliveryColumns: readonly RecordsetColumn[] = [
+  ...['id', 'company_id', 'hook_id', 'hook_kind', 'receiver', 'binding_id', 'status'].map((name) => ({ name, type: 'text' })),
+  { name: 'attempts', type: 'integer' },
+  { name: 'error', type: 'text' },
+  { name: 'operation_id', type: 'text' },
+  { name: 'started_at', type: 'timestamptz' },
+  { name: 'finished_at', type: 'timestamptz' },
+  { name: 'latency_ms', type: 'double precision' },
+];
+
+export function deliveryToRecord(entry: MemoryHookDeliveryEntry): Row {
+  return {
+    id: entry.id,
+    company_id: entry.companyId,
+    hook_id: entry.hookId,
+    hook_kind: entry.hookKind,
+    receiver: entry.receiver,
+    binding_id: orNull(entry.bindingId),
+    status: entry.status,
+    attempts: entry.attempts,
+    error: orNull(entry.error),
+    operation_id: orNull(entry.operationId),
+    started_at: entry.startedAt,
+    finished_at: entry.finishedAt,
+    latency_ms: entry.latencyMs,
+  };
+}
+
+export function rowToDelivery(row: Row): MemoryHookDeliveryEntry {
+  return compact<MemoryHookDeliveryEntry>({
+    id: String(row.id),
+    companyId: String(row.company_id),
+    hookId: String(row.hook_id),
+    hookKind: row.hook_kind as MemoryHookKind,
+    receiver: String(row.receiver),
+    bindingId: text(row.binding_id),
+    status: row.status as MemoryHookDeliveryStatus,
+    attempts: Number(row.attempts),
+    error: text(row.error),
+    operationId: text(row.operation_id),
+    startedAt: time(row.started_at),
+    finishedAt: time(row.finished_at),
+    latencyMs: Number(row.latency_ms),
+  });
+}
+
+export const jobColumns =
+  'id, company_id, binding_id, binding_key, operation_id, provider_job_id, hook_kind, status, source_json, scope_json, error, submitted_at, started_at, finished_at, retry_count, created_at, updated_at';
+
+/** The parameters of a job in {@link jobColumns} order. */
+export function jobValues(entry: MemoryExtractionJobEntry): unknown[] {
+  return [
+    entry.id,
+    entry.companyId,
+    entry.bindingId,
+    entry.bindingKey,
+    orNull(entry.operationId),
+    entry.providerJobId,
+    orNull(entry.hookKind),
+    entry.status,
+    entry.source === undefined ? null : JSON.stringify(entry.source),
+    JSON.stringify(entry.scope),
+    orNull(entry.error),
+    orNull(entry.submittedAt),
+    orNull(entry.startedAt),
+    orNull(entry.finishedAt),
+    entry.retryCount,
+    entry.createdAt,
+    entry.updatedAt,
+  ];
+}
+
+export function rowToJob(row: Row): MemoryExtractionJobEntry {
+  return compact<MemoryExtractionJobEntry>({
+    id: String(row.id),
+    companyId: String(row.company_id),
+    bindingId: String(row.binding_id),
+    bindingKey: String(row.binding_key),
+    operationId: text(row.operation_id),
+    providerJobId: String(row.provider_job_id),
+    hookKind: text(row.hook_kind) as MemoryHookKind | undefined,
+    status: row.status as MemoryExtractionJobStatus,
+    source: json(row.source_json),
+    scope: json(row.scope_json) ?? { companyId: String(row.company_id) },
+    error: text(row.error),
+    submittedAt: text(row.submitted_at),
+    startedAt: text(row.started_at),
+    finishedAt: text(row.finished_at),
+    retryCount: Number(row.retry_count),
+    createdAt: time(row.created_at),
+    updatedAt: time(row.updated_at),
+  });
+}
