@@ -1,7 +1,7 @@
 /**
  * `npm run demo`: the scripted agent company of the memory service. Run it from the
  * repository root after building the workspace packages it depends on:
- *   turbo run build --filter=@memplane/service^... && tsx packages/service/demo/run-demo.ts
+ *   turbo run build --filter=@memplane/service... --output-logs=errors-only && tsx packages/service/demo/run-demo.ts
  */
 import { memoryServiceDemoCommand } from '../src/demo/demo-command';
 
