@@ -80,6 +80,18 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
     return { capabilities: { ...adapter.capabilities }, adapter };
   }
 
+  // The adapter built to read a manifest serves the saved binding; if the save fails, it is closed.
+  async function saveThenAdopt(binding: MemoryBinding, adapter: MemoryAdapter | undefined, save: () => Promise<void>): Promise<void> {
+    try {
+      await save();
+    } catch (error) {
+      const closable = adapter as (MemoryAdapter & { close?: () => unknown }) | undefined;
+      if (typeof closable?.close === 'function') await closable.close();
+      throw error;
+    }
+    if (adapter !== undefined) internals.adapters.adopt(binding, adapter);
+  }
+
   async function requireBinding(companyId: string, key: string): Promise<MemoryBinding> {
     const binding = await store.getBindingByKey(companyId, parseInput(bindingKeySchema, key, 'binding key', 'key'));
     if (binding === undefined) throw new MemoryBindingNotFoundError({ companyId, bindingKey: key });
@@ -110,8 +122,9 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
       };
       const { capabilities, adapter } = await capabilitiesOf(draft);
       const binding = { ...draft, capabilities };
-      await store.insertBinding(binding, [activity(companyId, 'binding.created', { type: 'binding', id: binding.id }, null, binding)]);
-      if (adapter !== undefined) internals.adapters.adopt(binding, adapter);
+      await saveThenAdopt(binding, adapter, () =>
+        store.insertBinding(binding, [activity(companyId, 'binding.created', { type: 'binding', id: binding.id }, null, binding)]),
+      );
       return binding;
     },
 
@@ -133,10 +146,11 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
         next.providerId !== existing.providerId || stableStringify(next.config) !== stableStringify(existing.config);
       let adapter: MemoryAdapter | undefined;
       if (providerChanged) ({ capabilities: next.capabilities, adapter } = await capabilitiesOf(next));
-      await store.updateBinding(next, valid.expectedRevision ?? existing.revision, [
-        activity(companyId, 'binding.updated', { type: 'binding', id: next.id }, existing, next),
-      ]);
-      if (adapter !== undefined) internals.adapters.adopt(next, adapter);
+      await saveThenAdopt(next, adapter, () =>
+        store.updateBinding(next, valid.expectedRevision ?? existing.revision, [
+          activity(companyId, 'binding.updated', { type: 'binding', id: next.id }, existing, next),
+        ]),
+      );
       return next;
     },
 
