@@ -7,6 +7,11 @@ export type { LexicalWeights } from './markdown-search';
 export type { EmbeddingResult, MarkdownEmbedder } from './markdown-embedder';
 export type { ExtractedItem, ExtractionInput, ExtractionOutput, MemoryExtractor } from './markdown-extractor';
 export { createRuleBasedExtractor, extractionRules } from './markdown-rule-extractor';
+export { createOpenAICompatibleEmbedder, type OpenAICompatibleEmbedderSettings } from './markdown-openai-embedder';
+export { createOpenAICompatibleExtractor, type OpenAICompatibleExtractorSettings } from './markdown-openai-extractor';
+export type { OpenAICompatibleConnection } from './markdown-openai-http';
+export type { MarkdownProgress } from './markdown-repository';
+export { encodePathSegment } from './markdown-paths';
 export {
   approvalConfidence,
   kindConfidenceThresholds,

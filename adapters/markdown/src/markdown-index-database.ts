@@ -20,6 +20,8 @@ function configure(database: Database.Database, busyTimeoutMs: number): void {
   // from the markdown, whose writes are fsynced, on the next open.
   database.pragma('synchronous = NORMAL');
   database.pragma('temp_store = MEMORY');
+  // 32 MB of page cache keeps the B-tree and FTS pages of 100k records warm during bulk writes.
+  database.pragma('cache_size = -32000');
 }
 
 function readSchemaVersion(database: Database.Database): string | undefined {

@@ -121,23 +121,24 @@ export class MarkdownIndex {
   }
 
   /** Replaces everything derived from a file with its sections, read now. Returns ids skipped as duplicates. */
-  replaceFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, sections: MarkdownSection[], stamp: FileStamp): string[] {
-    this.removeFile(path);
+  replaceFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, sections: MarkdownSection[], stamp: FileStamp, known = true): string[] {
+    if (known) this.removeFile(path);
     const duplicates: string[] = [];
-    let position = 0;
+    const texts: string[] = [];
     let resources = 0;
     for (const section of sections) {
       if (this.idExists(section.id)) {
         duplicates.push(section.id);
       } else if (section.type === 'memory') {
-        this.insertMemory(section, path, position);
-        position += 1;
+        this.insertMemory(section, path, texts.length);
+        texts.push(isSearchable(section) ? section.text : '');
       } else {
         this.insertResource(section, path);
         resources += 1;
       }
     }
-    if (position > 0) this.windows.refresh(path, this.fileTokens(scopeKey, sections), 0);
+    const position = texts.length;
+    if (position > 0) this.windows.refresh(path, this.fileTokens(scopeKey, sections), 0, texts);
     this.stampFile(path, fileKind, scopeKey, fileKind === 'resources' ? resources : position, stamp);
     return duplicates;
   }
@@ -146,14 +147,15 @@ export class MarkdownIndex {
   appendToFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, sections: MarkdownSection[], stamp: FileStamp): void {
     const last = (this.statements.lastPosition.get(path) as { position: number | null }).position;
     const start = last === null ? 0 : last + 1;
-    let position = start;
+    const texts: string[] = [];
     for (const section of sections) {
       if (section.type === 'memory') {
-        this.insertMemory(section, path, position);
-        position += 1;
+        this.insertMemory(section, path, start + texts.length);
+        texts.push(isSearchable(section) ? section.text : '');
       } else this.insertResource(section, path);
     }
-    if (position > start) this.windows.refresh(path, this.fileTokens(scopeKey, sections), start);
+    const position = start + texts.length;
+    if (texts.length > 0) this.windows.refresh(path, this.fileTokens(scopeKey, sections), start, texts);
     const count = (this.file(path)?.recordCount ?? 0) + (fileKind === 'resources' ? sections.length : position - start);
     this.stampFile(path, fileKind, scopeKey, count, stamp);
   }

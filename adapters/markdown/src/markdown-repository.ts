@@ -115,13 +115,14 @@ export class MarkdownRepository {
   reconcile(announce = true): ReconcileReport {
     const onDisk = scanMarkdownFiles(this.options.root, true);
     const report: ReconcileReport = { changed: [], removed: [], problems: [] };
-    for (const file of this.index.files()) {
-      if (!onDisk.has(file.path)) {
-        this.index.removeFile(file.path);
-        report.removed.push(file.path);
+    const indexed = new Map(this.index.files().map((file) => [file.path, file]));
+    for (const path of indexed.keys()) {
+      if (!onDisk.has(path)) {
+        this.index.removeFile(path);
+        report.removed.push(path);
       }
     }
-    const changed = [...onDisk].filter(([path, stamp]) => !sameStamp(this.index.file(path), stamp));
+    const changed = [...onDisk].filter(([path, stamp]) => !sameStamp(indexed.get(path), stamp));
     let done = 0;
     for (const [path] of changed) {
       done += 1;
@@ -130,7 +131,7 @@ export class MarkdownRepository {
       }
       const { parsed, stamp: readStamp } = this.readFile(path) ?? {};
       if (parsed === undefined || readStamp === undefined) continue;
-      this.indexParsed(path, parsed, readStamp, report);
+      this.indexParsed(path, parsed, readStamp, report, indexed.has(path));
       report.changed.push(path);
     }
     if (announce && (report.changed.length > 0 || report.removed.length > 0)) {
@@ -188,11 +189,11 @@ export class MarkdownRepository {
     if (this.database.open) this.database.close();
   }
 
-  private indexParsed(path: string, parsed: ParsedMarkdownFile, stamp: FileStamp, report?: ReconcileReport): void {
+  private indexParsed(path: string, parsed: ParsedMarkdownFile, stamp: FileStamp, report?: ReconcileReport, known = true): void {
     const fileKind = fileKindOf(path);
     const first = parsed.sections[0];
     const scopeKey = parsed.fileScope !== undefined ? scopeKeyOf(parsed.fileScope) : first !== undefined ? scopeKeyOf(first.scope) : '';
-    const duplicates = this.index.replaceFile(path, fileKind, scopeKey, parsed.sections, stamp);
+    const duplicates = this.index.replaceFile(path, fileKind, scopeKey, parsed.sections, stamp, known);
     for (const problem of parsed.problems) report?.problems.push({ file: path, ...problem });
     for (const id of duplicates) report?.problems.push({ file: path, line: 1, message: `the id ${id} is used twice; this copy was skipped` });
   }

@@ -34,7 +34,15 @@ export function scopeCondition(scope: MemoryScope): string {
   return `scope : (${tokens.join(' AND ')})`;
 }
 
+const scopeKeys = new WeakMap<MemoryScope, string>();
+
 /** The stable key of a normalized scope, for grouping records into files and finding duplicates. */
 export function scopeKeyOf(scope: MemoryScope): string {
-  return stableStringify(normalizeScope(scope));
+  // The records of a batch share one scope object, so its key is computed once per batch.
+  let key = scopeKeys.get(scope);
+  if (key === undefined) {
+    key = stableStringify(normalizeScope(scope));
+    scopeKeys.set(scope, key);
+  }
+  return key;
 }

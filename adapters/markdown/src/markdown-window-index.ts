@@ -22,7 +22,7 @@ export class WindowIndex {
       deleteFts: database.prepare('DELETE FROM windows_fts WHERE rowid = ?'),
       insertWindow: database.prepare('INSERT INTO windows (file, start) VALUES (?, ?)'),
       insertFts: database.prepare('INSERT INTO windows_fts (rowid, scope, body) VALUES (?, ?, ?)'),
-      textsFrom: database.prepare('SELECT position, searchable, section FROM records WHERE file = ? AND position >= ? ORDER BY position'),
+      textsBetween: database.prepare('SELECT position, searchable, section FROM records WHERE file = ? AND position >= ? AND position < ?'),
     };
   }
 
@@ -33,19 +33,24 @@ export class WindowIndex {
   }
 
   /**
-   * Re-creates the windows of a file from the first one that reaches `firstChanged`, reading the
-   * record texts from the index (call it after the record rows are in place).
+   * Re-creates the windows of a file from the first one that reaches `firstChanged`. `changed`
+   * holds the searchable text (or '' for records query must not return) of every record from
+   * `firstChanged` on; the few records before it that those windows also cover are read from the index.
    */
-  refresh(file: string, scopeTokens: string, firstChanged: number): void {
+  refresh(file: string, scopeTokens: string, firstChanged: number, changed: ReadonlyArray<string>): void {
     const firstStart = Math.max(0, Math.ceil((firstChanged - windowSize + 1) / windowStride) * windowStride);
     this.removeFrom(file, firstStart);
     const texts: string[] = [];
-    let count = firstStart;
-    for (const row of this.statements.textsFrom.all(file, firstStart) as Array<{ position: number; searchable: number; section: string }>) {
-      // Text of records that query must not return (pending, superseded) never lends its words to neighbours.
-      texts[row.position - firstStart] = row.searchable === 1 ? (JSON.parse(row.section) as { text: string }).text : '';
-      count = row.position + 1;
+    if (firstStart < firstChanged) {
+      for (const row of this.statements.textsBetween.all(file, firstStart, firstChanged) as Array<{ position: number; searchable: number; section: string }>) {
+        // Text of records that query must not return (pending, superseded) never lends its words to neighbours.
+        texts[row.position - firstStart] = row.searchable === 1 ? (JSON.parse(row.section) as { text: string }).text : '';
+      }
     }
+    changed.forEach((text, index) => {
+      texts[firstChanged - firstStart + index] = text;
+    });
+    const count = firstChanged + changed.length;
     for (let start = firstStart; start < count; start += windowStride) {
       const body = texts.slice(start - firstStart, start - firstStart + windowSize).filter((text) => text !== undefined && text !== '').join('\n');
       if (body === '') continue;
