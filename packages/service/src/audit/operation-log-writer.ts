@@ -14,10 +14,10 @@ export interface OperationLogWriterCounters {
 /** Buffers operation log entries and writes them in batches. */
 export interface OperationLogWriter {
   /**
-   * Queues an entry. Resolves at once, or after the write when the entry fills the batch (so a
-   * batch size of 1 writes every entry before its operation returns).
+   * Queues an entry. Returns undefined when it is only queued, or the write's promise when the
+   * entry fills the batch (so a batch size of 1 writes every entry before its operation returns).
    */
-  append(entry: MemoryOperationEntry): Promise<void>;
+  append(entry: MemoryOperationEntry): Promise<void> | undefined;
   /** Writes everything queued. Reads of the log call it first, so they see every operation. */
   flush(): Promise<void>;
   /** Entries queued and not yet written. */
@@ -76,7 +76,7 @@ export function createOperationLogWriter(options: {
       buffer.push(entry);
       if (buffer.length >= options.batchSize) return drain();
       schedule();
-      return Promise.resolve();
+      return undefined;
     },
     async flush() {
       await drain();

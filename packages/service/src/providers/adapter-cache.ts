@@ -8,6 +8,8 @@ import type { MemoryProviderRegistry } from './provider-registry';
 export interface AdapterCache {
   /** The adapter of the binding, built on first use and whenever its provider or config changed. */
   adapterFor(binding: MemoryBinding): Promise<MemoryAdapter>;
+  /** The adapter of the binding when it is built and current, without waiting; else undefined. */
+  builtAdapter(binding: MemoryBinding): MemoryAdapter | undefined;
   /** Builds an adapter without caching it (to read a manifest before a binding is saved). */
   build(binding: MemoryBinding): Promise<MemoryAdapter>;
   /** Caches an adapter built for a binding that has since been saved, so it is not built twice. */
@@ -23,6 +25,8 @@ interface CacheEntry {
   fingerprint: string;
   providerId: string;
   adapter: Promise<MemoryAdapter>;
+  /** The adapter once the build finished, so the hot path needs no await. */
+  built?: MemoryAdapter;
 }
 
 // File names derived from ids: anything outside a safe set is escaped, so ids never form paths.
@@ -40,7 +44,7 @@ export function createAdapterCache(options: {
 }): AdapterCache {
   const entries = new Map<string, CacheEntry>();
   // Replaced adapters may still serve calls in flight, so they are only closed with the service.
-  const built = new Set<Promise<MemoryAdapter>>();
+  const everyAdapter = new Set<Promise<MemoryAdapter>>();
 
   async function build(binding: MemoryBinding): Promise<MemoryAdapter> {
     const factory = options.registry.get(binding.providerId);
@@ -71,8 +75,18 @@ export function createAdapterCache(options: {
     build,
     adopt(binding, adapter) {
       const adopted = Promise.resolve(adapter);
-      built.add(adopted);
-      entries.set(binding.id, { revision: binding.revision, fingerprint: fingerprintOf(binding), providerId: binding.providerId, adapter: adopted });
+      everyAdapter.add(adopted);
+      entries.set(binding.id, {
+        revision: binding.revision,
+        fingerprint: fingerprintOf(binding),
+        providerId: binding.providerId,
+        adapter: adopted,
+        built: adapter,
+      });
+    },
+    builtAdapter(binding) {
+      const entry = entries.get(binding.id);
+      return entry !== undefined && entry.revision === binding.revision ? entry.built : undefined;
     },
     adapterFor(binding) {
       const entry = entries.get(binding.id);
@@ -84,11 +98,18 @@ export function createAdapterCache(options: {
         return entry.adapter;
       }
       const adapter = build(binding);
-      built.add(adapter);
-      entries.set(binding.id, { revision: binding.revision, fingerprint, providerId: binding.providerId, adapter });
+      everyAdapter.add(adapter);
+      const created: CacheEntry = { revision: binding.revision, fingerprint, providerId: binding.providerId, adapter };
+      entries.set(binding.id, created);
+      adapter.then(
+        (ready) => {
+          created.built = ready;
+        },
+        () => undefined,
+      );
       // A failed build is not cached: the next call tries again (the secret may be set by then).
       adapter.catch(() => {
-        built.delete(adapter);
+        everyAdapter.delete(adapter);
         if (entries.get(binding.id)?.adapter === adapter) entries.delete(binding.id);
       });
       return adapter;
@@ -99,8 +120,8 @@ export function createAdapterCache(options: {
       }
     },
     async closeAll() {
-      const adapters = await Promise.allSettled([...built]);
-      built.clear();
+      const adapters = await Promise.allSettled([...everyAdapter]);
+      everyAdapter.clear();
       entries.clear();
       for (const settled of adapters) {
         if (settled.status !== 'fulfilled') continue;

@@ -111,7 +111,7 @@ export async function runOperation<Result>(
 
   const log = (entry: Partial<MemoryOperationEntry> & Pick<MemoryOperationEntry, 'status' | 'usage' | 'warnings' | 'droppedOutOfScope'>) => {
     const logCompany = companyId;
-    if (logCompany === undefined) return Promise.resolve();
+    if (logCompany === undefined) return undefined;
     const source = prepared?.source === undefined ? undefined : { ...prepared.source, companyId: logCompany };
     const full: MemoryOperationEntry = {
       id: operationId,
@@ -143,7 +143,9 @@ export async function runOperation<Result>(
     scope = normalizeScope({ ...prepared.scope, companyId });
     let decision;
     try {
-      decision = toDecision(await internals.authorize(context.actor, policyOperation, scope));
+      // Most policies answer synchronously; awaiting only a promise saves a tick per operation.
+      const answer = internals.authorize(context.actor, policyOperation, scope);
+      decision = toDecision(answer instanceof Promise ? await answer : answer);
     } catch (cause) {
       // A policy that throws refuses.
       decision = { allowed: false, reason: `the policy failed: ${cause instanceof Error ? cause.message : String(cause)}` };
@@ -160,7 +162,7 @@ export async function runOperation<Result>(
     const resolutionAgentId =
       prepared.resolutionAgentId ?? scope.agentId ?? (context.actor.kind === 'agent' ? context.actor.agentId : undefined);
     binding ??= (await resolveBinding(internals.store, companyId, resolutionAgentId, prepared.bindingKey)).binding;
-    const adapter = await internals.adapters.adapterFor(binding);
+    const adapter = internals.adapters.builtAdapter(binding) ?? (await internals.adapters.adapterFor(binding));
     const outcome = await execute({
       adapter,
       binding,
@@ -193,7 +195,7 @@ export async function runOperation<Result>(
         }
       }
     }
-    await log({
+    const written = log({
       status: 'succeeded',
       usage,
       attributionMode,
@@ -203,6 +205,7 @@ export async function runOperation<Result>(
       ...(outcome.recordIds === undefined ? {} : { recordIds: outcome.recordIds.slice(0, maximumLoggedIds) }),
       ...(outcome.resultCount === undefined ? {} : { resultCount: outcome.resultCount }),
     });
+    if (written !== undefined) await written;
     return { result: outcome.result, receipt: { operationId, bindingKey: binding.key, providerId: binding.providerId } };
   } catch (caught) {
     const error = toServiceError(caught, binding);
@@ -213,7 +216,7 @@ export async function runOperation<Result>(
     }
     const code = MemoryError.isInstance(error) ? error.code : 'MEMORY_API_CALL';
     const message = error instanceof Error ? error.message : String(error);
-    await log({
+    const written = log({
       status: 'failed',
       errorCode: code,
       errorMessage: message.slice(0, 2000),
@@ -222,6 +225,7 @@ export async function runOperation<Result>(
       droppedOutOfScope: 0,
       ...(context.costEventId === undefined ? {} : { costEventId: context.costEventId }),
     });
+    if (written !== undefined) await written;
     throw error;
   }
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createCursorCodec, MemoryConfigurationError } from '@memplane/core';
 import { createOperationLogWriter } from '../audit/operation-log-writer';
@@ -15,6 +14,7 @@ import type { MemoryServiceStore } from '../store/memory-service-store';
 import { createSqliteMemoryServiceStore } from '../store/sqlite/sqlite-memory-service-store';
 import { validateMemoryServiceSettings, type MemoryServiceSettings } from './memory-service-settings';
 import type { MemoryServiceMetrics, ServiceInternals } from './service-internals';
+import { createSortableIdFactory } from './sortable-id';
 
 /** The providers of a service: list them, register plugins. */
 export interface MemoryServiceProviders {
@@ -80,13 +80,25 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     dataDirectory,
   });
   const clock = settings.now ?? (() => new Date());
-  const now = () => {
+  const customNow = () => {
     const value = clock();
     if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
       throw new MemoryConfigurationError({ message: 'The memory service clock (settings.now) must return a valid Date.' });
     }
     return value.toISOString();
   };
+  // Every operation stamps its log entry; formatting the time once per millisecond is enough.
+  let lastMillisecond = Number.NaN;
+  let lastTimestamp = '';
+  const realNow = () => {
+    const millisecond = Date.now();
+    if (millisecond !== lastMillisecond) {
+      lastMillisecond = millisecond;
+      lastTimestamp = new Date(millisecond).toISOString();
+    }
+    return lastTimestamp;
+  };
+  const now = settings.now === undefined ? realNow : customNow;
   const reportBackgroundError = (error: unknown, task: string) => settings.onBackgroundError?.(error, task);
   const logWriter = createOperationLogWriter({
     store,
@@ -102,7 +114,7 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     logWriter,
     codec: createCursorCodec({ ...(settings.cursorSecret === undefined ? {} : { secret: settings.cursorSecret }), now: () => clock().getTime() }),
     now,
-    createId: settings.createId ?? ((prefix) => `${prefix}_${randomUUID()}`),
+    createId: settings.createId ?? createSortableIdFactory(),
     hookTimeoutMs: settings.hooks?.timeoutMs ?? 5000,
     hookMaxAttempts: settings.hooks?.maxAttempts ?? 2,
     hydration: { maxSnippets: 8, maxCharacters: 4000, maxSnippetCharacters: 600, ...settings.hydration },

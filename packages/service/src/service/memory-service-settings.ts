@@ -41,7 +41,7 @@ export interface MemoryServiceSettings {
   cursorSecret?: string | Uint8Array;
   /** The clock of every timestamp. Default: the real time. */
   now?: () => Date;
-  /** Makes ids such as `op_…`; tests pass a counter. Default: `<prefix>_<random UUID>`. */
+  /** Makes ids such as `op_…`; tests pass a counter. Default: time-ordered ids, `<prefix>_<time><sequence><48 random bits>`. */
   createId?: (prefix: string) => string;
   /**
    * Operation log writes. `batchSize` 1 writes each entry before the operation returns; larger

@@ -60,7 +60,13 @@ export function describeStoreLogRules(subject: StoreUnderTest): void {
       const first = fixtures.operation();
       await subject.store.appendOperations([first]);
       await expect(subject.store.appendOperations([fixtures.operation(), { ...first }])).rejects.toBeDefined();
-      expect(idsOf((await subject.store.listOperations({ companyId: 'acme' }, { limit: 10 })).items)).toEqual([first.id]);
+      const large = [...Array.from({ length: 20 }, () => fixtures.operation()), { ...first }];
+      await expect(subject.store.appendOperations(large)).rejects.toBeDefined();
+      expect(idsOf((await subject.store.listOperations({ companyId: 'acme' }, { limit: 50 })).items)).toEqual([first.id]);
+      const accepted = Array.from({ length: 37 }, () => fixtures.operation());
+      await subject.store.appendOperations(accepted);
+      expect(await subject.store.getOperation('acme', accepted[36]!.id)).toEqual(accepted[36]);
+      expect((await subject.store.listOperations({ companyId: 'acme' }, { limit: 50 })).items).toHaveLength(38);
     });
 
     it('filters by binding, agent, issue, project, run, source kind, operation, status and date range, never across companies', async () => {

@@ -28,7 +28,10 @@ type LogMethods = Pick<
   | 'listExtractionJobs'
 >;
 
-const insertOperation = `INSERT INTO memory_operations (${operationColumns.join(', ')}) VALUES (${operationColumns.map(() => '?').join(', ')})`;
+const rowsPerGroup = 16;
+const operationPlaceholders = `(${operationColumns.map(() => '?').join(', ')})`;
+const insertOperation = `INSERT INTO memory_operations (${operationColumns.join(', ')}) VALUES ${operationPlaceholders}`;
+const insertOperationGroup = `INSERT INTO memory_operations (${operationColumns.join(', ')}) VALUES ${Array.from({ length: rowsPerGroup }, () => operationPlaceholders).join(', ')}`;
 
 /** The activity, operation, hook delivery and extraction job tables of the SQLite store. */
 export function createSqliteLogMethods(connection: SqliteConnection): LogMethods {
@@ -40,9 +43,17 @@ export function createSqliteLogMethods(connection: SqliteConnection): LogMethods
 
     async appendOperations(entries) {
       if (entries.length === 0) return;
-      const statement = prepare(insertOperation);
       transaction(() => {
-        for (const entry of entries) statement.run(operationValues(entry));
+        let index = 0;
+        // Rows go in groups of 16 per statement: fewer statement steps, same values.
+        if (entries.length >= rowsPerGroup) {
+          const group = prepare(insertOperationGroup);
+          for (; index + rowsPerGroup <= entries.length; index += rowsPerGroup) {
+            group.run(entries.slice(index, index + rowsPerGroup).flatMap(operationValues));
+          }
+        }
+        const single = prepare(insertOperation);
+        for (; index < entries.length; index += 1) single.run(operationValues(entries[index]!));
       });
     },
 
