@@ -1,6 +1,15 @@
+import { agentCoreOverheadBenchmark } from './agentcore-overhead.bench';
 import type { Benchmark } from './bench-harness';
 import { conformanceSuiteBenchmark } from './conformance-suite.bench';
 import { coreValidationBenchmark } from './core-validation.bench';
+import { mem0OverheadBenchmark } from './mem0-overhead.bench';
+import { supermemoryOverheadBenchmark } from './supermemory-overhead.bench';
 
 /** Every benchmark, in the order BENCHMARKS.md lists them. */
-export const benchmarks: Benchmark[] = [coreValidationBenchmark, conformanceSuiteBenchmark];
+export const benchmarks: Benchmark[] = [
+  coreValidationBenchmark,
+  conformanceSuiteBenchmark,
+  mem0OverheadBenchmark,
+  supermemoryOverheadBenchmark,
+  agentCoreOverheadBenchmark,
+];
