@@ -32,8 +32,8 @@ export async function timeQueries(queries: string[], run: (query: string, compan
 }
 
 /** The markdown adapter over a root: the query as the contract runs it (validation included). */
-export function markdownQuery(root: string) {
-  const adapter = createMarkdownAdapter({ root });
+export function markdownQuery(root: string, neighbourWindows = true) {
+  const adapter = createMarkdownAdapter({ root, neighbourWindows });
   return {
     adapter,
     run: async (query: string, companyId: string) =>

@@ -174,6 +174,21 @@ describe('markdown adapter: hand edits and the index', () => {
     }
   });
 
+  it('rebuilds when neighbourWindows changes, and ranks a turn through its neighbours only with windows', async () => {
+    const root = temporary.root();
+    const turns = ['Alice: Guess where I went last weekend?', 'Bob: Where?', 'Alice: To the lighthouse museum in Maine.', 'Bob: Nice.'];
+    const first = temporary.open({ root });
+    await first.upsertRecords({ bindingKey, scope, records: turns.map((text) => ({ text })) });
+    const withWindows = await first.query({ bindingKey, scope, query: 'where did she go last weekend' });
+    expect(withWindows.snippets.map((snippet) => snippet.text)).toContain('Alice: To the lighthouse museum in Maine.');
+    first.close();
+    const events: string[] = [];
+    const plain = temporary.open({ root, neighbourWindows: false, onEvent: (event) => events.push(event.type === 'index_rebuilt' ? event.reason : event.type) });
+    expect(events).toEqual(['neighbourWindows changed to false']);
+    const without = await plain.query({ bindingKey, scope, query: 'where did she go last weekend' });
+    expect(without.snippets.map((snippet) => snippet.text)).not.toContain('Alice: To the lighthouse museum in Maine.');
+  });
+
   it('re-indexes after a watched change, debounced', async () => {
     const root = temporary.root();
     const adapter = temporary.open({ root });

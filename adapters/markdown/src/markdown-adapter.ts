@@ -58,6 +58,7 @@ export function createMarkdownAdapter(settings: MarkdownAdapterSettings): Markdo
     root: resolved.root,
     sectionsPerFile: resolved.sectionsPerFile,
     lockTimeoutMs: resolved.lockTimeoutMs,
+    neighbourWindows: resolved.neighbourWindows,
     ...(resolved.onEvent === undefined ? {} : { onEvent: resolved.onEvent }),
     ...(resolved.onProgress === undefined ? {} : { onProgress: resolved.onProgress }),
   });

@@ -22,6 +22,8 @@ function configure(database: Database.Database, busyTimeoutMs: number): void {
   database.pragma('temp_store = MEMORY');
   // 32 MB of page cache keeps the B-tree and FTS pages of 100k records warm during bulk writes.
   database.pragma('cache_size = -32000');
+  database.pragma('wal_autocheckpoint = 8000');
+
 }
 
 function readSchemaVersion(database: Database.Database): string | undefined {

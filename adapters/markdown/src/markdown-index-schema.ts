@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Bumped whenever the schema or what the index derives from markdown changes; a mismatch rebuilds. */
-export const indexSchemaVersion = '5';
+export const indexSchemaVersion = '6';
 
 /**
  * The tokenizer of the full-text index. Porter stemming over unicode61 beat plain unicode61 by
@@ -36,29 +36,27 @@ export function createIndexSchema(database: Database.Database): void {
       position INTEGER NOT NULL,
       company_id TEXT NOT NULL,
       agent_id TEXT, project_id TEXT, issue_id TEXT, run_id TEXT, subject_id TEXT, session_key TEXT, namespace TEXT,
-      scope_key TEXT NOT NULL,
       kind TEXT NOT NULL,
       status TEXT NOT NULL,
       version INTEGER NOT NULL,
-      text_hash TEXT NOT NULL,
+      dedupe_key TEXT NOT NULL,
       expires_at TEXT,
       searchable INTEGER NOT NULL,
       section TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS records_company ON records(company_id, id);
-    CREATE INDEX IF NOT EXISTS records_duplicates ON records(scope_key, text_hash);
+    CREATE INDEX IF NOT EXISTS records_duplicates ON records(dedupe_key);
     CREATE INDEX IF NOT EXISTS records_file ON records(file, position);
     CREATE TABLE IF NOT EXISTS resources (
       rowid INTEGER PRIMARY KEY,
       id TEXT NOT NULL UNIQUE,
       file TEXT NOT NULL,
       company_id TEXT NOT NULL,
-      scope_key TEXT NOT NULL,
-      content_hash TEXT NOT NULL,
+      dedupe_key TEXT NOT NULL,
       section TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS resources_file ON resources(file);
-    CREATE INDEX IF NOT EXISTS resources_duplicates ON resources(scope_key, content_hash);
+    CREATE INDEX IF NOT EXISTS resources_duplicates ON resources(dedupe_key);
     CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(
       scope, body, metadata,
       tokenize = '${ftsTokenizer}', content = '', contentless_delete = 1

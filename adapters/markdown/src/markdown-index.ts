@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { MemoryScope } from '@memplane/core';
 import { memoryScopeFields } from '@memplane/core';
-import { contentHashOf } from './markdown-section-parser';
+import { createHash } from 'node:crypto';
 import type { MarkdownSection, MemoryRecordSection, ResourceSection } from './markdown-section';
 import { scopeKeyOf, scopeTokens } from './markdown-scope-tokens';
 import { WindowIndex } from './markdown-window-index';
@@ -44,6 +44,11 @@ function metadataText(value: unknown, output: string[]): void {
   else if (typeof value === 'object' && value !== null) for (const entry of Object.values(value)) metadataText(entry, output);
 }
 
+/** The key that finds exact duplicates: one hash of the scope and the exact text. */
+function dedupeKeyOf(scopeKey: string, text: string): string {
+  return createHash('sha256').update(scopeKey).update('\u0000').update(text).digest('base64url').slice(0, 24);
+}
+
 /** Whether a record is returned by query: approved and not replaced. */
 export function isSearchable(section: MemoryRecordSection): boolean {
   return section.status === 'approved' && section.supersededBy === undefined;
@@ -60,7 +65,7 @@ export class MarkdownIndex {
   private readonly tokensByScope = new Map<string, string>();
   private vectorStatements: { deleteVector: Database.Statement; deleteRow: Database.Statement } | undefined;
 
-  constructor(readonly database: Database.Database) {
+  constructor(readonly database: Database.Database, private readonly indexWindows = true) {
     this.windows = new WindowIndex(database);
     const placeholders = scopeColumns.map(() => '?').join(', ');
     this.statements = {
@@ -77,16 +82,16 @@ export class MarkdownIndex {
       deleteResourcesOfFile: database.prepare('DELETE FROM resources WHERE file = ?'),
       deleteFts: database.prepare('DELETE FROM records_fts WHERE rowid = ?'),
       insertRecord: database.prepare(
-        `INSERT INTO records (id, file, position, ${scopeColumns.join(', ')}, scope_key, kind, status, version, text_hash, expires_at, searchable, section)
-         VALUES (?, ?, ?, ${placeholders}, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO records (id, file, position, ${scopeColumns.join(', ')}, kind, status, version, dedupe_key, expires_at, searchable, section)
+         VALUES (?, ?, ?, ${placeholders}, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertFts: database.prepare('INSERT INTO records_fts (rowid, scope, body, metadata) VALUES (?, ?, ?, ?)'),
-      insertResource: database.prepare('INSERT INTO resources (id, file, company_id, scope_key, content_hash, section) VALUES (?, ?, ?, ?, ?, ?)'),
+      insertResource: database.prepare('INSERT INTO resources (id, file, company_id, dedupe_key, section) VALUES (?, ?, ?, ?, ?)'),
       recordById: database.prepare('SELECT rowid, file, section FROM records WHERE id = ?'),
       recordIdExists: database.prepare('SELECT 1 FROM records WHERE id = ? UNION ALL SELECT 1 FROM resources WHERE id = ?'),
       resourceById: database.prepare('SELECT file, section FROM resources WHERE id = ?'),
-      duplicate: database.prepare("SELECT id FROM records WHERE scope_key = ? AND text_hash = ? AND status IN ('approved', 'pending') ORDER BY id LIMIT 1"),
-      duplicateResource: database.prepare('SELECT id FROM resources WHERE scope_key = ? AND content_hash = ? LIMIT 1'),
+      duplicate: database.prepare("SELECT id FROM records WHERE dedupe_key = ? AND status IN ('approved', 'pending') ORDER BY id LIMIT 1"),
+      duplicateResource: database.prepare('SELECT id FROM resources WHERE dedupe_key = ? LIMIT 1'),
       lastPosition: database.prepare('SELECT max(position) AS position FROM records WHERE file = ?'),
       counts: database.prepare(
         'SELECT (SELECT count(*) FROM records) AS records, (SELECT count(*) FROM resources) AS resources, (SELECT count(*) FROM files) AS files',
@@ -138,7 +143,7 @@ export class MarkdownIndex {
       }
     }
     const position = texts.length;
-    if (position > 0) this.windows.refresh(path, this.fileTokens(scopeKey, sections), 0, texts);
+    if (position > 0 && this.indexWindows) this.windows.refresh(path, this.fileTokens(scopeKey, sections), 0, texts);
     this.stampFile(path, fileKind, scopeKey, fileKind === 'resources' ? resources : position, stamp);
     return duplicates;
   }
@@ -155,7 +160,7 @@ export class MarkdownIndex {
       } else this.insertResource(section, path);
     }
     const position = start + texts.length;
-    if (texts.length > 0) this.windows.refresh(path, this.fileTokens(scopeKey, sections), start, texts);
+    if (texts.length > 0 && this.indexWindows) this.windows.refresh(path, this.fileTokens(scopeKey, sections), start, texts);
     const count = (this.file(path)?.recordCount ?? 0) + (fileKind === 'resources' ? sections.length : position - start);
     this.stampFile(path, fileKind, scopeKey, count, stamp);
   }
@@ -184,13 +189,13 @@ export class MarkdownIndex {
 
   /** The live record of the scope with exactly this text, if any. */
   findDuplicate(scope: MemoryScope, text: string): string | undefined {
-    const row = this.statements.duplicate.get(scopeKeyOf(scope), contentHashOf(text)) as { id: string } | undefined;
+    const row = this.statements.duplicate.get(dedupeKeyOf(scopeKeyOf(scope), text)) as { id: string } | undefined;
     return row?.id;
   }
 
   /** The resource of the scope with exactly this text, if any. */
   findDuplicateResource(scope: MemoryScope, text: string): string | undefined {
-    const row = this.statements.duplicateResource.get(scopeKeyOf(scope), contentHashOf(text)) as { id: string } | undefined;
+    const row = this.statements.duplicateResource.get(dedupeKeyOf(scopeKeyOf(scope), text)) as { id: string } | undefined;
     return row?.id;
   }
 
@@ -232,11 +237,10 @@ export class MarkdownIndex {
       file,
       position,
       ...memoryScopeFields.map((field) => scope[field] ?? null),
-      scopeKey,
       section.kind,
       section.status,
       section.version,
-      contentHashOf(section.text),
+      dedupeKeyOf(scopeKey, section.text),
       section.expiresAt ?? null,
       searchable ? 1 : 0,
       JSON.stringify(section),
@@ -249,7 +253,7 @@ export class MarkdownIndex {
   }
 
   private insertResource(section: ResourceSection, file: string): void {
-    this.statements.insertResource.run(section.id, file, section.scope.companyId, scopeKeyOf(section.scope), section.contentHash, JSON.stringify(section));
+    this.statements.insertResource.run(section.id, file, section.scope.companyId, dedupeKeyOf(scopeKeyOf(section.scope), section.text), JSON.stringify(section));
   }
 }
 

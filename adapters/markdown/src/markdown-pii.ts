@@ -1,18 +1,27 @@
 import type { PiiRisk } from './markdown-taxonomy';
 
-const rawPatterns: ReadonlyArray<{ name: string; pattern: RegExp; check?: (match: string) => boolean }> = [
-  { name: 'email', pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g },
-  { name: 'card', pattern: /\b(?:\d[ -]?){12,18}\d\b/g, check: (match) => passesLuhn(match.replace(/\D/g, '')) },
+/** Cheap tests that rule a pattern out before its regular expression runs (most text has no digits and no @). */
+interface TextTraits {
+  at: boolean;
+  digits: number;
+  keyPrefix: boolean;
+}
+
+const rawPatterns: ReadonlyArray<{ name: string; pattern: RegExp; check?: (match: string) => boolean; possible: (traits: TextTraits) => boolean }> = [
+  { name: 'email', possible: (traits) => traits.at, pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g },
+  { name: 'card', possible: (traits) => traits.digits >= 13, pattern: /\b(?:\d[ -]?){12,18}\d\b/g, check: (match) => passesLuhn(match.replace(/\D/g, '')) },
   {
     name: 'api-key',
+    possible: (traits) => traits.keyPrefix,
     pattern:
       /\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|xox[abpr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,})\b/g,
   },
-  { name: 'us-ssn', pattern: /\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b/g },
-  { name: 'uk-nino', pattern: /\b[A-CEGHJ-PR-TW-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b/g },
-  { name: 'iban', pattern: /\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,3})?\b/g },
+  { name: 'us-ssn', possible: (traits) => traits.digits >= 9, pattern: /\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b/g },
+  { name: 'uk-nino', possible: (traits) => traits.digits >= 6, pattern: /\b[A-CEGHJ-PR-TW-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b/g },
+  { name: 'iban', possible: (traits) => traits.digits >= 2, pattern: /\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,3})?\b/g },
   {
     name: 'phone',
+    possible: (traits) => traits.digits >= 7,
     pattern: /(?:(?<![\w+])\+\d{1,3}[\s.-]?)?(?<![\w-])\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b|(?<![\w])\+\d{7,14}\b/g,
   },
 ];
@@ -54,7 +63,14 @@ export interface PiiFinding {
  */
 export function detectPii(text: string): PiiFinding {
   const kinds: string[] = [];
-  for (const { name, pattern, check } of rawPatterns) {
+  let digits = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code >= 48 && code <= 57) digits += 1;
+  }
+  const traits: TextTraits = { at: text.includes('@'), digits, keyPrefix: /sk-|AKIA|gh[pousr]_|xox[abpr]-|AIza|glpat-/.test(text) };
+  for (const { name, pattern, check, possible } of rawPatterns) {
+    if (!possible(traits)) continue;
     for (const match of text.matchAll(pattern)) {
       if (check === undefined || check(match[0])) {
         kinds.push(name);
@@ -63,5 +79,6 @@ export function detectPii(text: string): PiiFinding {
     }
   }
   if (kinds.length > 0) return { risk: 2, kinds };
-  return { risk: maskedPatterns.some((pattern) => pattern.test(text)) ? 1 : 0, kinds };
+  const maybeMasked = /[[*x•X<]/.test(text);
+  return { risk: maybeMasked && maskedPatterns.some((pattern) => pattern.test(text)) ? 1 : 0, kinds };
 }

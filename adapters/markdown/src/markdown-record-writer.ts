@@ -17,9 +17,7 @@ export function writeRecords(repository: MarkdownRepository, scope: MemoryScope,
     const inBatch = freshByText.get(record.text);
     if (inBatch !== undefined) {
       const merged = mergeDuplicate(inBatch, record, at);
-      if (merged !== undefined) {
-        Object.assign(inBatch, merged);
-      }
+      if (merged !== undefined) Object.assign(inBatch, merged);
       ids.push(inBatch.id);
       continue;
     }
@@ -38,24 +36,18 @@ export function writeRecords(repository: MarkdownRepository, scope: MemoryScope,
     ids.push(section.id);
   }
   for (const [file, perId] of updates) {
-    let changed = false;
-    const apply = (sections: Parameters<Parameters<MarkdownRepository['rewriteFile']>[1]>[0]) =>
-      sections.map((section) => {
-        const writes = section.type === 'memory' ? perId.get(section.id) : undefined;
-        if (writes === undefined || section.type !== 'memory') return section;
-        let current = section;
-        for (const write of writes) current = mergeDuplicate(current, write, at) ?? current;
-        if (current !== section) changed = true;
-        return current;
-      });
+    const merged = new Map<string, MemoryRecordSection>();
+    for (const [id, writes] of perId) {
+      const existing = repository.index.record(id);
+      if (existing === undefined) continue;
+      let current = existing.section;
+      for (const write of writes) current = mergeDuplicate(current, write, at) ?? current;
+      if (current !== existing.section) merged.set(id, current);
+    }
     // A rewrite is only worth its fsync when a merge changed something.
-    const probe = repository.index;
-    const needsWrite = [...perId.entries()].some(([id, writes]) => {
-      const existing = probe.record(id);
-      return existing !== undefined && writes.some((write) => mergeDuplicate(existing.section, write, at) !== undefined);
-    });
-    if (needsWrite) repository.rewriteFile(file, apply);
-    void changed;
+    if (merged.size > 0) {
+      repository.rewriteFile(file, (sections) => sections.map((section) => (section.type === 'memory' ? (merged.get(section.id) ?? section) : section)));
+    }
   }
   if (fresh.length > 0) repository.appendSections(scope, 'records', fresh, at);
   return ids;

@@ -21,6 +21,8 @@ export interface RepositoryOptions {
   sectionsPerFile: number;
   /** How long to wait for another process's write lock, in milliseconds. */
   lockTimeoutMs: number;
+  /** Whether neighbour windows are indexed. */
+  neighbourWindows: boolean;
   /** Receives store events. */
   onEvent?: (event: MarkdownStoreEvent) => void;
   /** Receives progress of long work (reindexing files). */
@@ -62,14 +64,17 @@ export class MarkdownRepository {
 
   private constructor(readonly options: RepositoryOptions, database: Database.Database) {
     this.database = database;
-    this.index = new MarkdownIndex(database);
+    this.index = new MarkdownIndex(database, options.neighbourWindows);
   }
 
   /** Opens a root: opens or rebuilds the index, then reads files that changed while nobody watched. */
   static open(options: RepositoryOptions): MarkdownRepository {
     const opened = openIndexDatabase(statePath(options.root, 'index.sqlite'), options.lockTimeoutMs, statePath(options.root));
     const repository = new MarkdownRepository(options, opened.database);
+    const windows = opened.database.prepare("SELECT value FROM meta WHERE key = 'neighbour_windows'").get() as { value: string } | undefined;
+    const windowsChanged = opened.rebuildReason === undefined && windows?.value !== String(options.neighbourWindows);
     if (opened.rebuildReason !== undefined) repository.rebuild(opened.rebuildReason);
+    else if (windowsChanged) repository.rebuild(`neighbourWindows changed to ${options.neighbourWindows}`);
     else repository.write(() => repository.reconcile());
     return repository;
   }
@@ -100,6 +105,7 @@ export class MarkdownRepository {
       this.afterReset?.();
       const report = this.reconcile(false);
       stampSchemaVersion(this.database);
+      this.database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('neighbour_windows', ?)").run(String(this.options.neighbourWindows));
       return report;
     });
     const count = this.index.counts().records;

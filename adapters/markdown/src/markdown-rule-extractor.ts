@@ -42,7 +42,9 @@ export function splitSentences(text: string): string[] {
 
 /** Classifies one sentence by the first matching rule, or as a note. */
 export function classifySentence(sentence: string): { kind: MemoryKind; confidence: number } {
-  const rule = extractionRules.find((candidate) => candidate.pattern.test(sentence));
+  // Cues sit in the words of a sentence; a long record is classified by its first 400 characters.
+  const head = sentence.length > 400 ? sentence.slice(0, 400) : sentence;
+  const rule = extractionRules.find((candidate) => candidate.pattern.test(head));
   return rule === undefined ? fallback : { kind: rule.kind, confidence: rule.confidence };
 }
 

