@@ -14,4 +14,8 @@ export const workspaceSourceAliases: Record<string, string> = {
   '@memplane/conformance/runner': `${root}conformance/src/runner.ts`,
   '@memplane/conformance': `${root}conformance/src/index.ts`,
   '@memplane/memory': `${root}adapters/memory/src/index.ts`,
+  '@memplane/markdown/cli': `${root}adapters/markdown/src/cli.ts`,
+  '@memplane/markdown': `${root}adapters/markdown/src/index.ts`,
+  '@memplane/service/testing': `${root}packages/service/src/testing.ts`,
+  '@memplane/service': `${root}packages/service/src/index.ts`,
 };

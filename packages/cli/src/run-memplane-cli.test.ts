@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { lazyCommand } from './commands/lazy-command';
 import type { MemplaneCommand } from './memplane-command';
 import { runMemplaneCli } from './run-memplane-cli';
 
@@ -74,5 +78,39 @@ describe('runMemplaneCli', () => {
     expect(captured.stdout()).toMatch(/^FAIL {2}scope\./m);
     expect(captured.stdout().trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, [1-9]\d* failed, \d+ skipped$/);
     expect(exitCode).toBe(1);
+  }, 60_000);
+});
+
+describe('commands of optional packages', () => {
+  it('lists markdown and demo on --help without loading them', async () => {
+    const captured = captureOutput();
+    await runMemplaneCli(['--help'], captured.output);
+    expect(captured.stdout()).toMatch(/^ {2}markdown {2}/m);
+    expect(captured.stdout()).toMatch(/^ {2}demo {6}/m);
+  });
+
+  it('says which package to install when a command package is missing', async () => {
+    const missing = lazyCommand({
+      name: 'absent',
+      summary: 'A command whose package is not installed.',
+      usage: 'memplane absent',
+      packageName: '@memplane/absent',
+      load: async () => (await import('@memplane/absent-package-for-test' as string)) as never,
+    });
+    const captured = captureOutput();
+    expect(await runMemplaneCli(['absent'], captured.output, [missing])).toBe(2);
+    expect(captured.stderr()).toContain('npm install @memplane/absent');
+  });
+
+  it('runs memplane markdown stats over an empty root', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'memplane-cli-markdown-'));
+    try {
+      const captured = captureOutput();
+      const exitCode = await runMemplaneCli(['markdown', 'stats', '--root', root], captured.output);
+      expect(captured.stderr()).not.toContain('npm install');
+      expect(exitCode).toBe(0);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   }, 60_000);
 });

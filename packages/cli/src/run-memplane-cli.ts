@@ -1,9 +1,11 @@
 import { conformanceCommand } from './commands/conformance-command';
+import { demoCommand } from './commands/demo-command';
+import { markdownCommand } from './commands/markdown-command';
 import type { CommandOutput, MemplaneCommand } from './memplane-command';
 import { VERSION } from './version';
 
 /** The subcommands `memplane` knows, in the order `--help` lists them. */
-export const memplaneCommands: MemplaneCommand[] = [conformanceCommand];
+export const memplaneCommands: MemplaneCommand[] = [conformanceCommand, markdownCommand, demoCommand];
 
 function helpText(commands: MemplaneCommand[]): string {
   const width = Math.max(...commands.map((command) => command.name.length));
