@@ -3,6 +3,7 @@ import type { Benchmark } from './bench-harness';
 import { conformanceSuiteBenchmark } from './conformance-suite.bench';
 import { coreValidationBenchmark } from './core-validation.bench';
 import { mem0OverheadBenchmark } from './mem0-overhead.bench';
+import { serviceOverheadBenchmark } from './service-overhead.bench';
 import { supermemoryOverheadBenchmark } from './supermemory-overhead.bench';
 
 /** Every benchmark, in the order BENCHMARKS.md lists them. */
@@ -12,4 +13,5 @@ export const benchmarks: Benchmark[] = [
   mem0OverheadBenchmark,
   supermemoryOverheadBenchmark,
   agentCoreOverheadBenchmark,
+  serviceOverheadBenchmark,
 ];
