@@ -126,7 +126,7 @@ export const markdownPerformanceBenchmark: Benchmark = {
             ],
             notes: [
               'Corpus: the research corpus of local-index.md, generated with a fixed seed: 5k pseudo-words, Zipf (s=1), 30 to 60 words per record, 10 agents per company. Queries: 200 of 2 or 3 terms from word ranks ≥ 50, OR-ed, each scoped to one company, after 10 warm-up queries, top 10.',
-              '@memplane/markdown writes go through upsertRecords (zod validation, markdown files written atomically with fsync, the FTS5 index in the same transaction); queries go through query() (validation, scope checks, neighbour-context BM25). MiniSearch and Orama index in memory only; persisting them is a separate JSON save (' +
+              '@memplane/markdown writes go through upsertRecords (zod validation, markdown files written atomically with fsync, the FTS5 index in the same transaction); queries go through query() (validation, scope checks, BM25 plus neighbour windows). MiniSearch and Orama index in memory only; persisting them is a separate JSON save (' +
                 `${formatNumber(saved.miniSearchMs / 1000, 2)} s and ${formatNumber(saved.oramaMs / 1000, 2)} s here).`,
               'Open and RSS are measured in a fresh node process per engine (after its modules are imported), which then runs the same 210 queries; RSS includes the node runtime and tsx.',
               `One run on a shared 2-core machine (load average ${loadavg().map((value) => value.toFixed(1)).join(' / ')} at the end of the run, other work included): read only differences above about 1.5× as meaningful. CPU time is this process's own, which contention inflates less than wall time.`,

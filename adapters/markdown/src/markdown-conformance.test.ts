@@ -1,8 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeMemoryAdapterConformance } from '@memplane/conformance';
 import { setupTestServer } from '@memplane/test-server/with-vitest';
+import { afterAll } from 'vitest';
 import { createMarkdownAdapter, type MarkdownAdapter } from './markdown-adapter';
 import { createOpenAICompatibleEmbedder } from './markdown-openai-embedder';
 import { createOpenAICompatibleExtractor } from './markdown-openai-extractor';
@@ -28,6 +29,13 @@ function suite(name: string, configure: (root: string) => Parameters<typeof crea
     open.push(adapter);
     return adapter;
   };
+  afterAll(async () => {
+    for (const adapter of open.splice(0)) {
+      await adapter.whenIdle();
+      adapter.close();
+    }
+    rmSync(root, { recursive: true, force: true });
+  });
   describeMemoryAdapterConformance({
     name,
     createAdapter: create,

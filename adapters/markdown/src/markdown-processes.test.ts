@@ -34,10 +34,13 @@ function startWriter(root: string, name: string, batches: number, batchSize: num
 /** Every memory section of every markdown file under the root, read straight from disk. */
 function readAllSections(root: string) {
   const files: string[] = [];
+  const temporaries: string[] = [];
   const walk = (folder: string) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) walk(path);
+      // A writer killed mid-write leaves its hidden temporary file; it is never read, and the next writer removes it.
+      else if (entry.name.startsWith('.tmp-')) temporaries.push(path);
       else files.push(path);
     }
   };
@@ -50,7 +53,7 @@ function readAllSections(root: string) {
     expect(parsed.unreadable).toEqual([]);
     for (const section of parsed.sections) if (section.type === 'memory') ids.push(section.id);
   }
-  return { files, ids };
+  return { files, ids, temporaries };
 }
 
 async function listIds(root: string): Promise<string[]> {
@@ -80,6 +83,7 @@ describe('markdown adapter across processes', () => {
     const acknowledged = writers.flatMap((writer) => writer.acks.flatMap((ack) => ack.ids));
     expect(new Set(acknowledged).size).toBe(1000);
     const onDisk = readAllSections(root);
+    expect(onDisk.temporaries).toEqual([]);
     expect(new Set(onDisk.ids)).toEqual(new Set(acknowledged));
     expect(onDisk.ids).toHaveLength(1000);
     expect(onDisk.files.length).toBeGreaterThanOrEqual(5);
@@ -103,6 +107,7 @@ describe('markdown adapter across processes', () => {
     for (const id of acknowledged) expect(onDisk.ids).toContain(id);
     const indexed = await listIds(root);
     expect(indexed.sort()).toEqual([...onDisk.ids].sort());
+    expect(readAllSections(root).temporaries).toEqual([]);
     const adapter = temporary.open({ root });
     const found = await adapter.query({ bindingKey: 'test', scope, query: 'deploy notes', topK: 100 });
     expect(found.snippets.length).toBe(100);

@@ -134,7 +134,30 @@ function scopeFrom(value: unknown): MemoryScope | undefined {
 }
 
 /** Builds a section from its raw lines, or explains why it cannot. */
-function buildSection(raw: RawSection, fileScope: MemoryScope | undefined, defaultTime: string, problems: ParseProblem[]): MarkdownSection | undefined {
+/**
+ * Validated scopes and sources by their raw field text: the sections of one file almost always
+ * repeat the same ones, and validating each once keeps a 100k-record rebuild fast.
+ */
+interface ValidationCache {
+  scopes: Map<string, MemoryScope | undefined>;
+  sources: Map<string, ReturnType<typeof memorySourceRefSchema.safeParse>>;
+}
+
+function cached<Value>(cache: Map<string, Value>, key: string | undefined, compute: () => Value): Value {
+  if (key === undefined) return compute();
+  if (cache.has(key)) return cache.get(key) as Value;
+  const value = compute();
+  cache.set(key, value);
+  return value;
+}
+
+function buildSection(
+  raw: RawSection,
+  fileScope: MemoryScope | undefined,
+  defaultTime: string,
+  problems: ParseProblem[],
+  cache: ValidationCache,
+): MarkdownSection | undefined {
   const fail = (message: string) => {
     problems.push({ line: raw.line, message: `${raw.word} ${raw.id}: ${message}` });
     return undefined;
@@ -155,9 +178,12 @@ function buildSection(raw: RawSection, fileScope: MemoryScope | undefined, defau
       problems.push({ line, message: `${raw.word} ${raw.id}: field ${name} is not valid JSON; it was ignored` });
     }
   }
-  const scope = values.has('scope') ? scopeFrom(values.get('scope')) : fileScope;
+  const rawField = (name: string) => raw.fields.find(([field]) => field === name)?.[1];
+  const scope = values.has('scope') ? cached(cache.scopes, rawField('scope'), () => scopeFrom(values.get('scope'))) : fileScope;
   if (scope === undefined) return fail('it has no valid scope (in the section or the file header)');
-  const source = values.has('source') ? memorySourceRefSchema.safeParse(values.get('source')) : undefined;
+  const source = values.has('source')
+    ? cached(cache.sources, rawField('source'), () => memorySourceRefSchema.safeParse(values.get('source')))
+    : undefined;
   if (source !== undefined && !source.success) return fail('its source is not a valid source ref');
   const metadata = values.has('metadata') ? metadataSchema.safeParse(values.get('metadata')) : undefined;
   if (metadata !== undefined && !metadata.success) return fail('its metadata is not an object');
@@ -251,8 +277,9 @@ export function parseMarkdownFile(content: string, defaultTime: string): ParsedM
   }
   const sections: MarkdownSection[] = [];
   const unreadable: string[] = [];
+  const cache: ValidationCache = { scopes: new Map(), sources: new Map() };
   for (const entry of raw) {
-    const section = buildSection(entry, fileScope, defaultTime, problems);
+    const section = buildSection(entry, fileScope, defaultTime, problems, cache);
     if (section !== undefined) sections.push(section);
     else unreadable.push(trimTrailingBlank(entry.lines).join('\n'));
   }

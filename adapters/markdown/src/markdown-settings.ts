@@ -24,7 +24,11 @@ export interface MarkdownAdapterSettings {
    * company, fused with BM25). Default: none, lexical search only.
    */
   embedder?: MarkdownEmbedder;
-  /** How BM25 and vector results are fused when an embedder is set. Default `rrf` (see BENCHMARKS.md). */
+  /**
+   * How BM25 and vector results are fused when an embedder is set. Default `weighted` (0.7 cosine +
+   * 0.3 normalised BM25): it beat RRF on LoCoMo dev with the benchmark's hashing embedder (R@10 57.4
+   * vs 52.6, BENCHMARKS.md). Re-run `markdown-locomo` with your embedding model to choose for it.
+   */
   fusion?: FusionMethod;
   /** Weights of the lexical score: the record text (BM25, default 1), the best window of neighbouring records (default 2) and metadata strings (BM25, default 0.5). */
   lexicalWeights?: Partial<LexicalWeights>;
@@ -102,7 +106,7 @@ export function resolveMarkdownSettings(settings: MarkdownAdapterSettings): Reso
     root: valid.root,
     ...(settings.extractor === undefined ? {} : { extractor: settings.extractor }),
     ...(settings.embedder === undefined ? {} : { embedder: settings.embedder }),
-    fusion: valid.fusion ?? 'rrf',
+    fusion: valid.fusion ?? 'weighted',
     lexicalWeights: { ...defaultLexicalWeights, ...valid.lexicalWeights, ...(valid.neighbourWindows === false ? { context: 0 } : {}) },
     neighbourWindows: valid.neighbourWindows ?? true,
     sectionsPerFile: valid.sectionsPerFile ?? 1000,
