@@ -17,6 +17,7 @@ export { MemoryBindingNotFoundError } from './errors/memory-binding-not-found-er
 export {
   noCaptureHooks,
   type MemoryBinding,
+  type MemoryBindingQuota,
   type MemoryBindingHookSettings,
   type MemoryBindingTarget,
   type MemoryBindingTargetType,
@@ -89,6 +90,23 @@ export type {
 export type { MemoryExplorerPage } from './explorer/explorer-pages';
 
 export type { MemoryServiceStore } from './store/memory-service-store';
+export type {
+  MemoryAccountingStore,
+  MemoryBindingCaps,
+  MemoryCostEventFilter,
+  MemoryFinanceEventFilter,
+} from './store/memory-accounting-store';
+export type {
+  MemoryBindingUsage,
+  MemoryCostEventEntry,
+  MemoryCostFilter,
+  MemoryCostGrouping,
+  MemoryCostGroupTotals,
+  MemoryCountedRecord,
+  MemoryFinanceEventEntry,
+  MemoryFinanceEventKind,
+  MemoryOperationMetricsRow,
+} from './store/memory-accounting-records';
 export type {
   MemoryActivityAction,
   MemoryActivityEntry,

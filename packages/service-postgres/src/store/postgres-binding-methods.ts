@@ -74,12 +74,12 @@ export function createPostgresBindingMethods(connection: PostgresConnection, tab
     updateBinding: (binding, expectedRevision, activity) =>
       bindingWrite('update a binding', () =>
         connection.transaction(async (client) => {
-          const [id, companyId, key, providerId, config, enabled, hooks, capabilities, revision, , updatedAt] = bindingValues(binding);
-          const values = [id, companyId, key, providerId, config, enabled, hooks, capabilities, revision, updatedAt];
+          const [id, companyId, key, providerId, config, enabled, hooks, capabilities, quota, revision, , updatedAt] = bindingValues(binding);
+          const values = [id, companyId, key, providerId, config, enabled, hooks, capabilities, quota, revision, updatedAt];
           const result = await client.query(
             `UPDATE ${table('memory_bindings')} SET key = $3, provider_id = $4, config_json = $5, enabled = $6, hooks_json = $7,
-               capabilities_json = $8, revision = $9, updated_at = $10
-             WHERE id = $1 AND company_id = $2 AND revision = $11`,
+               capabilities_json = $8, quota_json = $9, revision = $10, updated_at = $11
+             WHERE id = $1 AND company_id = $2 AND revision = $12`,
             [...values, expectedRevision],
           );
           if (result.rowCount === 0) {
@@ -97,7 +97,12 @@ export function createPostgresBindingMethods(connection: PostgresConnection, tab
           await client.query(`DELETE FROM ${table('memory_binding_targets')} WHERE company_id = $1 AND binding_id = $2`, [companyId, bindingId]);
           const result = await client.query(`DELETE FROM ${table('memory_bindings')} WHERE company_id = $1 AND id = $2`, [companyId, bindingId]);
           const removed = (result.rowCount ?? 0) > 0;
-          if (removed) await insertActivity(client, activity);
+          if (removed) {
+            // What the service counted for the binding goes with it.
+            await client.query(`DELETE FROM ${table('memory_binding_usage')} WHERE company_id = $1 AND binding_id = $2`, [companyId, bindingId]);
+            await client.query(`DELETE FROM ${table('memory_binding_records')} WHERE company_id = $1 AND binding_id = $2`, [companyId, bindingId]);
+            await insertActivity(client, activity);
+          }
           return removed;
         }),
       ),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { MemoryApiCallError, MemoryConfigurationError, MemoryConflictError, MemoryError, MemoryValidationError } from '@memplane/core';
 import pg from 'pg';
 
@@ -8,8 +9,12 @@ export interface Queryable {
 
 /** The store's access to Postgres: queries, transactions, and a closed state every call checks. */
 export interface PostgresConnection {
-  /** Runs one statement on the pool. */
-  query<Row extends object = Record<string, unknown>>(text: string, values?: unknown[]): Promise<Row[]>;
+  /**
+   * Runs one statement on the pool. With `name`, the statement is prepared once per connection
+   * (parse and plan skipped afterwards); the text is part of the name, so stores of different
+   * schemas never share one.
+   */
+  query<Row extends object = Record<string, unknown>>(text: string, values?: unknown[], name?: string): Promise<Row[]>;
   /** Runs `work` in one transaction on one client; rolls back when it throws. */
   transaction<Result>(work: (client: Queryable) => Promise<Result>): Promise<Result>;
   /** Ends the pool when the store created it; every later call fails with `MemoryConfigurationError`. */
@@ -75,10 +80,11 @@ export function createPostgresConnection(options: { pool?: pg.Pool; connectionSt
 
   return {
     pool,
-    async query<Row extends object>(text: string, values?: unknown[]) {
+    async query<Row extends object>(text: string, values?: unknown[], name?: string) {
       open();
-      const result = await pool.query<Row>(text, values);
-      return result.rows;
+      if (name === undefined) return (await pool.query<Row>(text, values)).rows;
+      const prepared = `${name}-${createHash('sha1').update(text).digest('hex').slice(0, 12)}`;
+      return (await pool.query<Row>({ name: prepared, text, ...(values === undefined ? {} : { values }) })).rows;
     },
     async transaction<Result>(work: (client: Queryable) => Promise<Result>) {
       open();

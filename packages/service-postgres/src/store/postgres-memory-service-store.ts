@@ -1,25 +1,15 @@
 import { parseInput } from '@memplane/core';
-import type { MemoryServiceStore, MemoryStorePage, MemoryStorePageRequest } from '@memplane/service';
+import type { MemoryServiceStore } from '@memplane/service';
 import type pg from 'pg';
 import { z } from 'zod';
+import { createPostgresAccountingMethods } from './postgres-accounting-methods';
 import { createPostgresBindingMethods, storeCall } from './postgres-binding-methods';
 import { createPostgresConnection } from './postgres-connection';
-import { bind, deliveryFilterQuery, jobFilterQuery, operationFilterQuery, type FilterQuery } from './postgres-filters';
+import { createPostgresLogMethods } from './postgres-log-methods';
 import { applyPostgresMigrations, quoteIdentifier } from './postgres-migrations';
-import {
-  deliveryColumns,
-  deliveryToRecord,
-  jobColumns,
-  jobValues,
-  operationColumns,
-  operationToRecord,
-  recordsetInsert,
-  rowToActivity,
-  rowToDelivery,
-  rowToJob,
-  rowToOperation,
-  type Row,
-} from './postgres-rows';
+import { createOperationHours } from './postgres-operation-hours';
+import { createPostgresPager } from './postgres-pages';
+import { createPostgresUsageMethods } from './postgres-usage-methods';
 
 /** Settings of {@link createPostgresMemoryServiceStore}. Give `connectionString` or `pool`. */
 export interface PostgresMemoryServiceStoreSettings {
@@ -65,107 +55,16 @@ export function createPostgresMemoryServiceStore(settings: PostgresMemoryService
     ...(valid.connectionString === undefined ? {} : { connectionString: valid.connectionString }),
     maxConnections: valid.maxConnections ?? 10,
   });
-  const insertOperationsSql = recordsetInsert(table('memory_operations'), operationColumns);
-  const insertDeliveriesSql = recordsetInsert(table('memory_hook_deliveries'), deliveryColumns);
-  const jobPlaceholders = jobColumns.split(', ').map((_, index) => `$${index + 1}`).join(', ');
-  const upsertJobSql = `INSERT INTO ${table('memory_extraction_jobs')} (${jobColumns}) VALUES (${jobPlaceholders})
-    ON CONFLICT (binding_id, provider_job_id) DO UPDATE SET
-      status = excluded.status, error = excluded.error, submitted_at = excluded.submitted_at, started_at = excluded.started_at,
-      finished_at = excluded.finished_at, retry_count = excluded.retry_count, updated_at = excluded.updated_at
-    WHERE memory_extraction_jobs.company_id = excluded.company_id`;
-
-  async function page<Entry>(query: FilterQuery, request: MemoryStorePageRequest, toEntry: (row: Row) => Entry): Promise<MemoryStorePage<Entry>> {
-    const limit = Math.max(1, Math.min(500, Math.floor(request.limit)));
-    const where = [...query.where];
-    if (request.after !== undefined) where.push(`position < ${bind(query, request.after)}`);
-    const sql = `SELECT * FROM ${table(query.table)} WHERE ${where.join(' AND ')} ORDER BY position DESC LIMIT ${bind(query, limit + 1)}`;
-    const rows = await connection.query<Row>(sql, query.values);
-    const items = rows.slice(0, limit);
-    const last = items[items.length - 1];
-    return {
-      items: items.map(toEntry),
-      ...(rows.length > limit && last !== undefined ? { nextAfter: Number(last.position) } : {}),
-    };
-  }
+  const page = createPostgresPager(connection, table);
+  const hours = createOperationHours(connection, table);
 
   return {
     kind: 'postgres',
-
     migrate: () => storeCall('migrate', async () => void (await applyPostgresMigrations(connection.transaction, schema))),
-
     close: () => connection.close(),
-
     ...createPostgresBindingMethods(connection, table),
-
-    listActivity: (companyId, request) =>
-      storeCall('list activity', () =>
-        page({ table: 'memory_activity', where: ['company_id = $1'], values: [companyId] }, request, rowToActivity),
-      ),
-
-    appendOperations: (entries) =>
-      storeCall('append operations', async () => {
-        if (entries.length > 0) await connection.query(insertOperationsSql, [JSON.stringify(entries.map(operationToRecord))]);
-      }),
-
-    listOperations: (filter, request) => storeCall('list operations', () => page(operationFilterQuery(filter), request, rowToOperation)),
-
-    getOperation: (companyId, operationId) =>
-      storeCall('read an operation', async () => {
-        const rows = await connection.query<Row>(`SELECT * FROM ${table('memory_operations')} WHERE company_id = $1 AND id = $2`, [
-          companyId,
-          operationId,
-        ]);
-        return rows[0] === undefined ? undefined : rowToOperation(rows[0]);
-      }),
-
-    countOperations: (filter) =>
-      storeCall('count operations', async () => {
-        const query = operationFilterQuery({ companyId: filter.companyId, from: filter.from, to: filter.to });
-        const rows = await connection.query<Row>(
-          `SELECT binding_id, binding_key, operation,
-             count(*) FILTER (WHERE status = 'succeeded') AS succeeded,
-             count(*) FILTER (WHERE status = 'failed') AS failed,
-             coalesce(sum(dropped_out_of_scope), 0) AS dropped
-           FROM ${table('memory_operations')} WHERE ${query.where.join(' AND ')}
-           GROUP BY binding_id, binding_key, operation
-           ORDER BY binding_key NULLS FIRST, operation`,
-          query.values,
-        );
-        return rows.map((row) => ({
-          ...(row.binding_id === null ? {} : { bindingId: String(row.binding_id) }),
-          ...(row.binding_key === null ? {} : { bindingKey: String(row.binding_key) }),
-          operation: row.operation as never,
-          succeeded: Number(row.succeeded),
-          failed: Number(row.failed),
-          droppedOutOfScope: Number(row.dropped),
-        }));
-      }),
-
-    appendHookDeliveries: (entries) =>
-      storeCall('append hook deliveries', async () => {
-        if (entries.length > 0) await connection.query(insertDeliveriesSql, [JSON.stringify(entries.map(deliveryToRecord))]);
-      }),
-
-    listHookDeliveries: (filter, request) => storeCall('list hook deliveries', () => page(deliveryFilterQuery(filter), request, rowToDelivery)),
-
-    upsertExtractionJobs: (entries) =>
-      storeCall('write extraction jobs', async () => {
-        if (entries.length === 0) return;
-        // One statement per job: a multi-row upsert refuses two rows that hit the same job.
-        await connection.transaction(async (client) => {
-          for (const entry of entries) await client.query(upsertJobSql, jobValues(entry));
-        });
-      }),
-
-    getExtractionJob: (companyId, jobId) =>
-      storeCall('read an extraction job', async () => {
-        const rows = await connection.query<Row>(`SELECT * FROM ${table('memory_extraction_jobs')} WHERE company_id = $1 AND id = $2`, [
-          companyId,
-          jobId,
-        ]);
-        return rows[0] === undefined ? undefined : rowToJob(rows[0]);
-      }),
-
-    listExtractionJobs: (filter, request) => storeCall('list extraction jobs', () => page(jobFilterQuery(filter), request, rowToJob)),
+    ...createPostgresLogMethods(connection, table, page, hours),
+    ...createPostgresAccountingMethods(connection, table, page),
+    ...createPostgresUsageMethods(connection, table, hours),
   };
 }

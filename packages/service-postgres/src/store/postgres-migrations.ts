@@ -150,6 +150,94 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX memory_extraction_jobs_status ON {schema}.memory_extraction_jobs (company_id, status, position);
     `,
   },
+  {
+    version: 2,
+    name: 'binding quotas and usage, extraction failures, cost events, finance events, operation hours',
+    sql: `
+      ALTER TABLE {schema}.memory_bindings ADD COLUMN quota_json json;
+      ALTER TABLE {schema}.memory_operations ADD COLUMN extraction_failures integer;
+
+      CREATE TABLE {schema}.memory_binding_usage (
+        binding_id text PRIMARY KEY,
+        company_id text NOT NULL,
+        records bigint NOT NULL,
+        bytes bigint NOT NULL
+      );
+
+      CREATE TABLE {schema}.memory_binding_records (
+        binding_id text NOT NULL,
+        provider_record_id text NOT NULL,
+        company_id text NOT NULL,
+        bytes bigint NOT NULL,
+        PRIMARY KEY (binding_id, provider_record_id)
+      );
+
+      CREATE TABLE {schema}.cost_events (
+        position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        company_id text NOT NULL,
+        operation_id text NOT NULL,
+        binding_id text NOT NULL,
+        binding_key text COLLATE "C" NOT NULL,
+        provider text NOT NULL,
+        biller text,
+        billing_type text,
+        model text,
+        agent_id text COLLATE "C",
+        issue_id text,
+        run_id text,
+        heartbeat_run_id text,
+        input_tokens double precision,
+        cached_input_tokens double precision,
+        output_tokens double precision,
+        embedding_tokens double precision,
+        cost_cents double precision,
+        raw_json json,
+        external_id text,
+        occurred_at timestamptz NOT NULL
+      );
+      CREATE INDEX cost_events_company ON {schema}.cost_events (company_id, position);
+      CREATE INDEX cost_events_occurred ON {schema}.cost_events (company_id, occurred_at);
+      CREATE INDEX cost_events_operation ON {schema}.cost_events (company_id, operation_id);
+
+      CREATE TABLE {schema}.finance_events (
+        position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        company_id text NOT NULL,
+        binding_id text,
+        binding_key text COLLATE "C",
+        agent_id text COLLATE "C",
+        kind text NOT NULL,
+        direction text NOT NULL CHECK (direction IN ('debit', 'credit')),
+        biller text NOT NULL,
+        amount_cents double precision NOT NULL,
+        quantity double precision,
+        unit text,
+        period_start timestamptz,
+        period_end timestamptz,
+        estimated boolean NOT NULL,
+        cost_event_id text,
+        description text,
+        metadata_json json,
+        recorded_by text NOT NULL,
+        occurred_at timestamptz NOT NULL
+      );
+      CREATE INDEX finance_events_company ON {schema}.finance_events (company_id, position);
+      CREATE INDEX finance_events_occurred ON {schema}.finance_events (company_id, occurred_at);
+
+      -- The positions each hour of operations spans, per company: a date range becomes a position range.
+      CREATE TABLE {schema}.memory_operation_hours (
+        company_id text NOT NULL,
+        hour timestamptz NOT NULL,
+        min_position bigint NOT NULL,
+        max_position bigint NOT NULL,
+        PRIMARY KEY (company_id, hour)
+      );
+      INSERT INTO {schema}.memory_operation_hours (company_id, hour, min_position, max_position)
+        SELECT company_id, date_trunc('hour', created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', min(position), max(position)
+        FROM {schema}.memory_operations GROUP BY 1, 2;
+    `,
+  },
 ];
 
 /** Quotes an identifier for SQL. The store only accepts schema names that need no escaping, but quoting keeps case. */

@@ -44,7 +44,7 @@ export function recordsetInsert(table: string, columns: readonly RecordsetColumn
 }
 
 export const bindingColumns =
-  'id, company_id, key, provider_id, config_json, enabled, hooks_json, capabilities_json, revision, created_at, updated_at';
+  'id, company_id, key, provider_id, config_json, enabled, hooks_json, capabilities_json, quota_json, revision, created_at, updated_at';
 
 /** The parameters of a binding in {@link bindingColumns} order. */
 export function bindingValues(binding: MemoryBinding): unknown[] {
@@ -57,6 +57,7 @@ export function bindingValues(binding: MemoryBinding): unknown[] {
     binding.enabled,
     JSON.stringify(binding.hooks),
     JSON.stringify(binding.capabilities),
+    binding.quota === undefined ? null : JSON.stringify(binding.quota),
     binding.revision,
     binding.createdAt,
     binding.updatedAt,
@@ -73,6 +74,7 @@ export function rowToBinding(row: Row): MemoryBinding {
     enabled: row.enabled === true,
     hooks: json(row.hooks_json) ?? { postRunCapture: false, issueCommentCapture: false, issueDocumentCapture: false },
     capabilities: json(row.capabilities_json) ?? {},
+    ...(row.quota_json === null || row.quota_json === undefined ? {} : { quota: row.quota_json as MemoryBinding['quota'] }),
     revision: Number(row.revision),
     createdAt: time(row.created_at),
     updatedAt: time(row.updated_at),
@@ -147,6 +149,7 @@ export const operationColumns: readonly RecordsetColumn[] = [
   { name: 'warnings_json', type: 'json' },
   { name: 'details_json', type: 'json' },
   { name: 'created_at', type: 'timestamptz' },
+  { name: 'extraction_failures', type: 'integer' },
 ];
 
 export function operationToRecord(entry: MemoryOperationEntry): Row {
@@ -185,6 +188,7 @@ export function operationToRecord(entry: MemoryOperationEntry): Row {
     warnings_json: entry.warnings,
     details_json: orNull(entry.details),
     created_at: entry.createdAt,
+    extraction_failures: orNull(entry.extractionFailures),
   };
 }
 
@@ -222,6 +226,7 @@ export function rowToOperation(row: Row): MemoryOperationEntry {
     recordIds: json(row.record_ids_json),
     resultCount: row.result_count === null ? undefined : Number(row.result_count),
     droppedOutOfScope: Number(row.dropped_out_of_scope),
+    extractionFailures: row.extraction_failures === null || row.extraction_failures === undefined ? undefined : Number(row.extraction_failures),
     warnings: json(row.warnings_json) ?? [],
     details: json(row.details_json),
     createdAt: time(row.created_at),

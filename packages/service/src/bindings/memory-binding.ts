@@ -24,6 +24,19 @@ export const noCaptureHooks: Readonly<MemoryBindingHookSettings> = Object.freeze
 });
 
 /**
+ * Caps of what a binding may hold, counted by the service: the records written through it
+ * (`upsertRecords`, records a capture returns, superseding versions a correction returns) and
+ * their bytes (UTF-8 text, summary and JSON metadata; a capture counts its payload). A write
+ * that would pass a cap fails with `MemoryQuotaExceededError` before the provider is called.
+ */
+export interface MemoryBindingQuota {
+  /** The most records. */
+  maxRecords?: number;
+  /** The most bytes. */
+  maxBytes?: number;
+}
+
+/**
  * A company-scoped configuration that points at a provider. Agents, tools and hooks reach
  * providers through bindings, never by vendor name.
  */
@@ -45,6 +58,8 @@ export interface MemoryBinding {
   enabled: boolean;
   /** Which automatic capture hooks write into this binding. */
   hooks: MemoryBindingHookSettings;
+  /** Caps on records and bytes; absent means no cap. */
+  quota?: MemoryBindingQuota;
   /** The adapter's capability manifest, read when the binding was created or its provider or config changed. */
   capabilities: MemoryAdapterCapabilities;
   /** Increases with every change; cached adapters are rebuilt when it moves. */

@@ -50,7 +50,8 @@ export type MemoryOperationType =
   | 'profile'
   | 'extraction_job_list'
   | 'extraction_job_retry'
-  | 'extraction_job_refresh';
+  | 'extraction_job_refresh'
+  | 'retention_prune';
 
 /** Whether an operation succeeded. */
 export type MemoryOperationStatus = 'succeeded' | 'failed';
@@ -101,6 +102,8 @@ export interface MemoryOperationEntry {
   resultCount?: number;
   /** Records a provider returned outside the scope, dropped before the caller saw them. */
   droppedOutOfScope: number;
+  /** Extraction jobs this operation saw end in failure (a capture, a refresh, a listing, a retry). */
+  extractionFailures?: number;
   /** Warnings of the result (at most 20). */
   warnings: MemoryWarning[];
   /** Small per-operation facts: topK, intent, limit, query length. Never record text. */

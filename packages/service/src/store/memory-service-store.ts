@@ -11,6 +11,7 @@ import type {
   MemoryStorePage,
   MemoryStorePageRequest,
 } from './memory-service-records';
+import type { MemoryAccountingStore } from './memory-accounting-store';
 
 /**
  * Where the service keeps its control-plane and audit state: bindings, targets, the activity
@@ -25,9 +26,10 @@ import type {
  * - `insertBinding` refuses a key used in the company with `MemoryValidationError` (field `key`);
  * - `updateBinding` refuses a stale `expectedRevision` with `MemoryConflictError`;
  * - pages are newest first, by a position that only grows, and never skip or repeat an entry
- *   that exists for the whole walk.
+ *   that exists for the whole walk;
+ * - cost, finance, metrics, usage and retention follow {@link MemoryAccountingStore}.
  */
-export interface MemoryServiceStore {
+export interface MemoryServiceStore extends MemoryAccountingStore {
   /** A short name of the implementation, such as `sqlite`. */
   readonly kind: string;
   /** Brings the schema to the latest version. Idempotent; the service calls it once at start. */

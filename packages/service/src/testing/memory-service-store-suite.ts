@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MemoryServiceStore } from '../store/memory-service-store';
+import { describeStoreCostRules, describeStoreUsageRules } from './store-suite-accounting';
 import { describeStoreBindingRules } from './store-suite-bindings';
 import { describeStoreLogRules } from './store-suite-logs';
 
@@ -18,7 +19,9 @@ export interface StoreUnderTest {
  * The contract every `MemoryServiceStore` passes, as a vitest suite: bindings and targets with
  * their activity entries, resolution, key uniqueness and optimistic revisions, company
  * isolation of every read, the operation log (round trip, filters, counts, keyset pages that
- * never skip or repeat), hook deliveries and extraction jobs.
+ * never skip or repeat), hook deliveries and extraction jobs; cost and finance events and their
+ * summaries, metrics read from the operation log, binding usage under caps (concurrent
+ * reservations included) and log retention.
  *
  * @example
  * ```ts
@@ -53,6 +56,8 @@ export function describeMemoryServiceStoreSuite(name: string, options: MemorySer
 
     describeStoreBindingRules(subject);
     describeStoreLogRules(subject);
+    describeStoreCostRules(subject);
+    describeStoreUsageRules(subject);
 
     it('refuses calls after close', async () => {
       const store = await options.createStore();

@@ -1,4 +1,5 @@
 import type { MemoryBinding, MemoryBindingTarget } from '../bindings/memory-binding';
+import type { MemoryCostEventEntry, MemoryFinanceEventEntry } from '../store/memory-accounting-records';
 import type {
   MemoryActivityEntry,
   MemoryExtractionJobEntry,
@@ -14,6 +15,8 @@ export interface StoreFixtures {
   operation(overrides?: Partial<MemoryOperationEntry>): MemoryOperationEntry;
   delivery(overrides?: Partial<MemoryHookDeliveryEntry>): MemoryHookDeliveryEntry;
   job(binding: MemoryBinding, overrides?: Partial<MemoryExtractionJobEntry>): MemoryExtractionJobEntry;
+  costEvent(overrides?: Partial<MemoryCostEventEntry>): MemoryCostEventEntry;
+  financeEvent(overrides?: Partial<MemoryFinanceEventEntry>): MemoryFinanceEventEntry;
   /** The n-th timestamp of the fixture clock: 2026-01-01T00:00:00Z plus n seconds. */
   time(n: number): string;
 }
@@ -109,6 +112,32 @@ export function createStoreFixtures(): StoreFixtures {
       retryCount: 0,
       createdAt: time(30),
       updatedAt: time(30),
+      ...overrides,
+    }),
+    costEvent: (overrides = {}) => ({
+      id: next('cost'),
+      companyId: 'acme',
+      operationId: 'op_0001',
+      bindingId: 'bnd_0001',
+      bindingKey: 'default',
+      provider: 'mem0',
+      billingType: 'metered_api',
+      agentId: 'planner',
+      inputTokens: 100,
+      costCents: 0.5,
+      occurredAt: time(40),
+      ...overrides,
+    }),
+    financeEvent: (overrides = {}) => ({
+      id: next('fin'),
+      companyId: 'acme',
+      kind: 'subscription',
+      direction: 'debit',
+      biller: 'mem0',
+      amountCents: 1900,
+      estimated: false,
+      recordedBy: 'company:admin',
+      occurredAt: time(50),
       ...overrides,
     }),
   };

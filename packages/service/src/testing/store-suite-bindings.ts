@@ -17,6 +17,20 @@ export function describeStoreBindingRules(subject: StoreUnderTest): void {
       expect(await subject.store.listBindings('globex')).toEqual([]);
     });
 
+    it('round-trips a binding quota, and forgets what was counted for a deleted binding', async () => {
+      const fixtures = createStoreFixtures();
+      const binding = fixtures.binding({ key: 'capped', quota: { maxRecords: 10, maxBytes: 2048 } });
+      await subject.store.insertBinding(binding, []);
+      expect(await subject.store.getBindingById('acme', binding.id)).toEqual(binding);
+      const uncapped = { ...binding, quota: { maxBytes: 4096 }, revision: 2 };
+      await subject.store.updateBinding(uncapped, 1, []);
+      expect((await subject.store.getBindingByKey('acme', 'capped'))?.quota).toEqual({ maxBytes: 4096 });
+      await subject.store.reserveBindingUsage('acme', binding.id, { records: 2, bytes: 100 }, {});
+      await subject.store.settleBindingUsage('acme', binding.id, { records: 2, bytes: 100 }, [{ providerRecordId: 'r1', bytes: 100 }]);
+      expect(await subject.store.deleteBinding('acme', binding.id, [])).toBe(true);
+      expect(await subject.store.getBindingUsage('acme', binding.id)).toEqual({ records: 0, bytes: 0 });
+    });
+
     it('lists bindings by key', async () => {
       const fixtures = createStoreFixtures();
       for (const key of ['zeta', 'alpha', 'mid']) await subject.store.insertBinding(fixtures.binding({ key }), []);

@@ -42,6 +42,7 @@ export function describeStoreLogRules(subject: StoreUnderTest): void {
         recordIds: ['a', 'b'],
         resultCount: 2,
         droppedOutOfScope: 1,
+        extractionFailures: 2,
         warnings: [{ type: 'scope_violation', providerRecordId: 'x', details: 'foreign' }],
         details: { topK: 5 },
       });
@@ -95,6 +96,27 @@ export function describeStoreLogRules(subject: StoreUnderTest): void {
       expect(await matching(store, { companyId: 'acme', bindingId: 'bnd_other' })).toEqual([b.id]);
       expect(await matching(store, { companyId: 'acme', from: fixtures.time(2), to: fixtures.time(3) })).toEqual([b.id]);
       expect(await matching(store, { companyId: 'globex' })).toEqual([foreign.id]);
+    });
+
+    it('filters date ranges exactly when entries arrive out of time order, across hours and pages', async () => {
+      const fixtures = createStoreFixtures();
+      const hour = (n: number, minute: number) => new Date(Date.UTC(2026, 0, 1, n, minute)).toISOString();
+      // Appended in this order; the times jump back and forth across ten hours.
+      const entries = Array.from({ length: 30 }, (_, index) => fixtures.operation({ createdAt: hour((index * 7) % 10, index) }));
+      for (let start = 0; start < entries.length; start += 10) await subject.store.appendOperations(entries.slice(start, start + 10));
+      const expected = (from?: string, to?: string) =>
+        idsOf(entries.filter((entry) => (from === undefined || entry.createdAt >= from) && (to === undefined || entry.createdAt < to)).reverse());
+      for (const [from, to] of [
+        [hour(3, 0), hour(5, 0)],
+        [hour(2, 30), hour(2, 45)],
+        [hour(9, 0), undefined],
+        [undefined, hour(1, 0)],
+        [hour(4, 10), hour(8, 59)],
+        [hour(11, 0), undefined],
+      ] as Array<[string | undefined, string | undefined]>) {
+        const filter = { companyId: 'acme', ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+        expect(idsOf(await walk((page) => subject.store.listOperations(filter, page), 4))).toEqual(expected(from, to));
+      }
     });
 
     it('pages newest first and never skips or repeats entries that exist for the whole walk', async () => {

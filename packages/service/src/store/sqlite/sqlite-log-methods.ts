@@ -2,6 +2,7 @@ import type { MemoryOperationType } from '../memory-service-records';
 import type { MemoryServiceStore } from '../memory-service-store';
 import type { SqliteConnection } from './sqlite-connection';
 import { countOperationsQuery, deliveryFilterQuery, jobFilterQuery, operationFilterQuery } from './sqlite-filters';
+import { narrowToHours, recordOperationHours } from './sqlite-operation-hours';
 import {
   deliveryToRow,
   jobToRow,
@@ -45,20 +46,22 @@ export function createSqliteLogMethods(connection: SqliteConnection): LogMethods
       if (entries.length === 0) return;
       transaction(() => {
         let index = 0;
+        let lastPosition = 0;
         // Rows go in groups of 16 per statement: fewer statement steps, same values.
         if (entries.length >= rowsPerGroup) {
           const group = prepare(insertOperationGroup);
           for (; index + rowsPerGroup <= entries.length; index += rowsPerGroup) {
-            group.run(entries.slice(index, index + rowsPerGroup).flatMap(operationValues));
+            lastPosition = Number(group.run(entries.slice(index, index + rowsPerGroup).flatMap(operationValues)).lastInsertRowid);
           }
         }
         const single = prepare(insertOperation);
-        for (; index < entries.length; index += 1) single.run(operationValues(entries[index]!));
+        for (; index < entries.length; index += 1) lastPosition = Number(single.run(operationValues(entries[index]!)).lastInsertRowid);
+        recordOperationHours(connection, entries, lastPosition);
       });
     },
 
     async listOperations(filter, request) {
-      return page(operationFilterQuery(filter), request, rowToOperation);
+      return page(narrowToHours(connection, operationFilterQuery(filter), filter), request, rowToOperation);
     },
 
     async getOperation(companyId, operationId) {

@@ -5,7 +5,9 @@ import type { MemoryActivityEntry } from '../memory-service-records';
 import type { MemoryServiceStore } from '../memory-service-store';
 import { createSqliteBindingCache } from './sqlite-binding-cache';
 import { openSqliteConnection } from './sqlite-connection';
+import { createSqliteAccountingMethods } from './sqlite-accounting-methods';
 import { createSqliteLogMethods } from './sqlite-log-methods';
+import { createSqliteUsageMethods } from './sqlite-usage-methods';
 import { applySqliteMigrations } from './sqlite-migrations';
 import { activityToRow, bindingToRow, rowToBinding, rowToTarget } from './sqlite-rows';
 
@@ -39,7 +41,8 @@ function duplicateKey(cause: unknown): MemoryValidationError {
   });
 }
 
-const bindingColumns = 'id, company_id, key, provider_id, config_json, enabled, hooks_json, capabilities_json, revision, created_at, updated_at';
+const bindingColumns =
+  'id, company_id, key, provider_id, config_json, enabled, hooks_json, capabilities_json, quota_json, revision, created_at, updated_at';
 const selectBindingByKey = `SELECT ${bindingColumns} FROM memory_bindings WHERE company_id = ? AND key = ?`;
 const selectBindingById = `SELECT ${bindingColumns} FROM memory_bindings WHERE company_id = ? AND id = ?`;
 // One indexed read: the agent's target sorts before the company's, disabled bindings are skipped.
@@ -97,7 +100,8 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
         changingBindings(() => {
           prepare(
             `INSERT INTO memory_bindings (${bindingColumns})
-             VALUES (@id, @company_id, @key, @provider_id, @config_json, @enabled, @hooks_json, @capabilities_json, @revision, @created_at, @updated_at)`,
+             VALUES (@id, @company_id, @key, @provider_id, @config_json, @enabled, @hooks_json, @capabilities_json, @quota_json, @revision,
+               @created_at, @updated_at)`,
           ).run(bindingToRow(binding));
           insertActivity(activity);
         });
@@ -112,7 +116,8 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
         changingBindings(() => {
           const result = prepare(
             `UPDATE memory_bindings SET key = @key, provider_id = @provider_id, config_json = @config_json, enabled = @enabled,
-               hooks_json = @hooks_json, capabilities_json = @capabilities_json, revision = @revision, updated_at = @updated_at
+               hooks_json = @hooks_json, capabilities_json = @capabilities_json, quota_json = @quota_json, revision = @revision,
+               updated_at = @updated_at
              WHERE id = @id AND company_id = @company_id AND revision = @expected_revision`,
           ).run({ ...bindingToRow(binding), expected_revision: expectedRevision });
           if (result.changes === 0) {
@@ -132,7 +137,12 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
       return changingBindings(() => {
         prepare('DELETE FROM memory_binding_targets WHERE company_id = ? AND binding_id = ?').run(companyId, bindingId);
         const removed = prepare('DELETE FROM memory_bindings WHERE company_id = ? AND id = ?').run(companyId, bindingId).changes > 0;
-        if (removed) insertActivity(activity);
+        if (removed) {
+          // What the service counted for the binding goes with it.
+          prepare('DELETE FROM memory_binding_usage WHERE company_id = ? AND binding_id = ?').run(companyId, bindingId);
+          prepare('DELETE FROM memory_binding_records WHERE company_id = ? AND binding_id = ?').run(companyId, bindingId);
+          insertActivity(activity);
+        }
         return removed;
       });
     },
@@ -213,6 +223,8 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     },
 
     ...createSqliteLogMethods(connection),
+    ...createSqliteAccountingMethods(connection),
+    ...createSqliteUsageMethods(connection),
   };
   return store;
 }

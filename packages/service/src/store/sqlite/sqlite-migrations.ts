@@ -148,6 +148,93 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       CREATE INDEX memory_extraction_jobs_status ON memory_extraction_jobs (company_id, status, position);
     `,
   },
+  {
+    version: 2,
+    name: 'binding quotas and usage, extraction failures, cost events, finance events, operation hours',
+    sql: `
+      ALTER TABLE memory_bindings ADD COLUMN quota_json TEXT;
+      ALTER TABLE memory_operations ADD COLUMN extraction_failures INTEGER;
+
+      CREATE TABLE memory_binding_usage (
+        binding_id TEXT PRIMARY KEY,
+        company_id TEXT NOT NULL,
+        records INTEGER NOT NULL,
+        bytes INTEGER NOT NULL
+      );
+
+      CREATE TABLE memory_binding_records (
+        binding_id TEXT NOT NULL,
+        provider_record_id TEXT NOT NULL,
+        company_id TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        PRIMARY KEY (binding_id, provider_record_id)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE cost_events (
+        position INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        company_id TEXT NOT NULL,
+        operation_id TEXT NOT NULL,
+        binding_id TEXT NOT NULL,
+        binding_key TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        biller TEXT,
+        billing_type TEXT,
+        model TEXT,
+        agent_id TEXT,
+        issue_id TEXT,
+        run_id TEXT,
+        heartbeat_run_id TEXT,
+        input_tokens REAL,
+        cached_input_tokens REAL,
+        output_tokens REAL,
+        embedding_tokens REAL,
+        cost_cents REAL,
+        raw_json TEXT,
+        external_id TEXT,
+        occurred_at TEXT NOT NULL
+      );
+      CREATE INDEX cost_events_company ON cost_events (company_id, position);
+      CREATE INDEX cost_events_occurred ON cost_events (company_id, occurred_at);
+      CREATE INDEX cost_events_operation ON cost_events (company_id, operation_id);
+
+      CREATE TABLE finance_events (
+        position INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        company_id TEXT NOT NULL,
+        binding_id TEXT,
+        binding_key TEXT,
+        agent_id TEXT,
+        kind TEXT NOT NULL,
+        direction TEXT NOT NULL CHECK (direction IN ('debit', 'credit')),
+        biller TEXT NOT NULL,
+        amount_cents REAL NOT NULL,
+        quantity REAL,
+        unit TEXT,
+        period_start TEXT,
+        period_end TEXT,
+        estimated INTEGER NOT NULL,
+        cost_event_id TEXT,
+        description TEXT,
+        metadata_json TEXT,
+        recorded_by TEXT NOT NULL,
+        occurred_at TEXT NOT NULL
+      );
+      CREATE INDEX finance_events_company ON finance_events (company_id, position);
+      CREATE INDEX finance_events_occurred ON finance_events (company_id, occurred_at);
+
+      -- The positions each hour of operations spans, per company: a date range becomes a position range.
+      CREATE TABLE memory_operation_hours (
+        company_id TEXT NOT NULL,
+        hour TEXT NOT NULL,
+        min_position INTEGER NOT NULL,
+        max_position INTEGER NOT NULL,
+        PRIMARY KEY (company_id, hour)
+      ) WITHOUT ROWID;
+      INSERT INTO memory_operation_hours (company_id, hour, min_position, max_position)
+        SELECT company_id, substr(created_at, 1, 13), MIN(position), MAX(position) FROM memory_operations GROUP BY 1, 2;
+    `,
+  },
 ];
 
 /**

@@ -35,6 +35,7 @@ export function bindingToRow(binding: MemoryBinding): Row {
     enabled: binding.enabled ? 1 : 0,
     hooks_json: JSON.stringify(binding.hooks),
     capabilities_json: JSON.stringify(binding.capabilities),
+    quota_json: binding.quota === undefined ? null : JSON.stringify(binding.quota),
     revision: binding.revision,
     created_at: binding.createdAt,
     updated_at: binding.updatedAt,
@@ -51,6 +52,7 @@ export function rowToBinding(row: Row): MemoryBinding {
     enabled: row.enabled === 1,
     hooks: json(row.hooks_json) ?? { postRunCapture: false, issueCommentCapture: false, issueDocumentCapture: false },
     capabilities: json(row.capabilities_json) ?? {},
+    ...(typeof row.quota_json === 'string' ? { quota: JSON.parse(row.quota_json) as MemoryBinding['quota'] } : {}),
     revision: Number(row.revision),
     createdAt: String(row.created_at),
     updatedAt: String(row.updated_at),
@@ -103,7 +105,7 @@ export const operationColumns = [
   'actor_kind', 'actor_id', 'agent_id', 'project_id', 'issue_id', 'run_id', 'subject_id', 'session_key', 'namespace',
   'source_kind', 'source_json', 'hook_kind', 'hook_id', 'heartbeat_run_id', 'cost_event_id', 'attribution_mode',
   'usage_json', 'latency_ms', 'record_ids_json', 'result_count', 'dropped_out_of_scope', 'warnings_json', 'details_json',
-  'created_at',
+  'created_at', 'extraction_failures',
 ] as const;
 
 /** The values of one operation in {@link operationColumns} order: positional binding is the cheapest per row. */
@@ -143,6 +145,7 @@ export function operationValues(entry: MemoryOperationEntry): unknown[] {
     JSON.stringify(entry.warnings),
     jsonOrNull(entry.details),
     entry.createdAt,
+    orNull(entry.extractionFailures),
   ];
 }
 
@@ -180,6 +183,7 @@ export function rowToOperation(row: Row): MemoryOperationEntry {
     recordIds: json(row.record_ids_json),
     resultCount: row.result_count === null ? undefined : Number(row.result_count),
     droppedOutOfScope: Number(row.dropped_out_of_scope),
+    extractionFailures: row.extraction_failures === null || row.extraction_failures === undefined ? undefined : Number(row.extraction_failures),
     warnings: json(row.warnings_json) ?? [],
     details: json(row.details_json),
     createdAt: String(row.created_at),
