@@ -19,7 +19,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 const jsonObject = z.custom<Record<string, unknown>>(isPlainObject, 'must be an object');
 
 /** The full check of one memory, run for its field-by-field issues when the fast check fails. */
-const detailedMemorySchema = z.object({
+export const detailedMemorySchema = z.object({
   id: z.string().min(1),
   memory: z.string(),
   userId: nullableText,
@@ -40,7 +40,8 @@ export type Mem0Memory = z.output<typeof detailedMemorySchema>;
 
 const optionalTextFields = ['userId', 'agentId', 'appId', 'runId', 'sessionId', 'updatedAt'] as const;
 
-function isMem0Memory(value: unknown): value is Mem0Memory {
+/** The hand-written check of one memory: accepts exactly what `detailedMemorySchema` accepts. */
+export function isMem0Memory(value: unknown): value is Mem0Memory {
   if (!isPlainObject(value)) return false;
   if (typeof value.id !== 'string' || value.id === '' || typeof value.memory !== 'string') return false;
   if (typeof value.createdAt !== 'string' || value.createdAt === '') return false;
@@ -50,21 +51,35 @@ function isMem0Memory(value: unknown): value is Mem0Memory {
   }
   const { metadata, score } = value;
   if (metadata !== undefined && metadata !== null && !isPlainObject(metadata)) return false;
-  return score === undefined || score === null || typeof score === 'number';
+  return score === undefined || score === null || (typeof score === 'number' && Number.isFinite(score));
+}
+
+function areMem0Memories(value: unknown): value is Mem0Memory[] {
+  if (!Array.isArray(value)) return false;
+  for (const memory of value) if (!isMem0Memory(memory)) return false;
+  return true;
 }
 
 /**
- * One memory, validated. Pages hold up to 200 memories, so a hand-written check runs first
- * (a field-by-field zod object costs several microseconds per record); only a memory that
- * fails it goes through the zod object, whose issues name the bad field.
+ * A response schema whose valid bodies pass a hand-written check, and whose other bodies go
+ * through the detailed zod schema for its field-by-field issues. Pages hold up to 200
+ * memories, and even a cheap zod refinement per memory costs several microseconds of zod
+ * machinery each; this way zod runs once per response. The fast check must accept exactly
+ * what the detailed schema accepts (`mem0-api-schemas.test.ts` holds them in agreement), and
+ * like `z.unknown()` it passes the body through unchanged.
  */
-export const mem0MemorySchema = z.unknown().superRefine((value, context) => {
-  if (isMem0Memory(value)) return;
-  const detailed = detailedMemorySchema.safeParse(value);
-  for (const issue of detailed.error?.issues ?? [{ code: 'custom' as const, message: 'is not a mem0 memory', path: [] }]) {
-    context.addIssue({ code: 'custom', message: issue.message, path: issue.path as PropertyKey[] });
-  }
-}) as unknown as z.ZodType<Mem0Memory>;
+function checkedFirstByHand<Detailed extends z.ZodType>(isValid: (value: unknown) => boolean, detailed: Detailed) {
+  return z.unknown().superRefine((value, context) => {
+    if (isValid(value)) return;
+    const parsed = detailed.safeParse(value);
+    for (const issue of parsed.error?.issues ?? [{ code: 'custom' as const, message: 'is not a valid mem0 response', path: [] }]) {
+      context.addIssue({ code: 'custom', message: issue.message, path: issue.path as PropertyKey[] });
+    }
+  }) as unknown as z.ZodType<z.output<Detailed>>;
+}
+
+/** One memory, validated, as `get` and `update` return it. */
+export const mem0MemorySchema = checkedFirstByHand(isMem0Memory, detailedMemorySchema);
 
 /** `POST /v3/memories/add/` with `infer: true`: the extraction was queued as an event. */
 export const mem0QueuedAddSchema = z.object({
@@ -83,15 +98,35 @@ export const mem0StoredAddSchema = z.object({
   ),
 });
 
-/** `POST /v3/memories/search/`: the best matches first. */
-export const mem0SearchSchema = z.object({ results: z.array(mem0MemorySchema) });
+/** The detailed zod schema of a search answer, run for its issues when the fast check fails. */
+export const detailedSearchSchema = z.object({ results: z.array(detailedMemorySchema) });
 
-/** `POST /v3/memories/?page=&page_size=`: one page of a filtered listing. */
-export const mem0PageSchema = z.object({
+/** The detailed zod schema of a getAll page, run for its issues when the fast check fails. */
+export const detailedPageSchema = z.object({
   count: z.number().int().nonnegative(),
   next: z.string().nullish(),
-  results: z.array(mem0MemorySchema),
+  results: z.array(detailedMemorySchema),
 });
+
+/** The hand-written check of a search answer. */
+export function isMem0SearchAnswer(value: unknown): boolean {
+  return isPlainObject(value) && areMem0Memories(value.results);
+}
+
+/** The hand-written check of a getAll page. */
+export function isMem0Page(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  const { count, next } = value;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return false;
+  if (next !== undefined && next !== null && typeof next !== 'string') return false;
+  return areMem0Memories(value.results);
+}
+
+/** `POST /v3/memories/search/`: the best matches first. */
+export const mem0SearchSchema = checkedFirstByHand(isMem0SearchAnswer, detailedSearchSchema);
+
+/** `POST /v3/memories/?page=&page_size=`: one page of a filtered listing. */
+export const mem0PageSchema = checkedFirstByHand(isMem0Page, detailedPageSchema);
 
 /** `DELETE /v1/memories/{id}/` and `DELETE /v1/batch/`. */
 export const mem0MessageSchema = z.object({ message: z.string() });

@@ -24,9 +24,21 @@ const positionSchema = z.union([
   z.strictObject({ k: z.literal('o'), o: z.number().int().positive() }),
 ]);
 
-/** A short digest of a memory id, so a cursor can name many records. */
+const digestCache = new Map<string, string>();
+
+/**
+ * A short digest of a memory id, so a cursor can name many records. Remembered (up to 4096
+ * ids), because every page digests the records that share its last timestamp, and walks
+ * and repeated lists meet the same ids again.
+ */
 export function digestId(memoryId: string): string {
-  return createHash('sha256').update(memoryId).digest('base64url').slice(0, 8);
+  let digest = digestCache.get(memoryId);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(memoryId).digest('base64url').slice(0, 8);
+    if (digestCache.size >= 4096) digestCache.clear();
+    digestCache.set(memoryId, digest);
+  }
+  return digest;
 }
 
 /**
