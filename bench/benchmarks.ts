@@ -2,6 +2,8 @@ import { agentCoreOverheadBenchmark } from './agentcore-overhead.bench';
 import type { Benchmark } from './bench-harness';
 import { conformanceSuiteBenchmark } from './conformance-suite.bench';
 import { coreValidationBenchmark } from './core-validation.bench';
+import { markdownLocomoBenchmark } from './markdown-locomo.bench';
+import { markdownPerformanceBenchmark } from './markdown-performance.bench';
 import { mem0OverheadBenchmark } from './mem0-overhead.bench';
 import { serviceOverheadBenchmark } from './service-overhead.bench';
 import { supermemoryOverheadBenchmark } from './supermemory-overhead.bench';
@@ -10,6 +12,8 @@ import { supermemoryOverheadBenchmark } from './supermemory-overhead.bench';
 export const benchmarks: Benchmark[] = [
   coreValidationBenchmark,
   conformanceSuiteBenchmark,
+  markdownPerformanceBenchmark,
+  markdownLocomoBenchmark,
   mem0OverheadBenchmark,
   supermemoryOverheadBenchmark,
   agentCoreOverheadBenchmark,

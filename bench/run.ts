@@ -39,7 +39,19 @@ function renderMarkdown(stored: StoredResult[]): string {
 }
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
+  const argv = process.argv.slice(2);
+  // `--locomo <path>` points the LoCoMo benchmark at its data, which never lives in the repository.
+  const locomoFlag = argv.indexOf('--locomo');
+  if (locomoFlag !== -1) {
+    const path = argv[locomoFlag + 1];
+    if (path === undefined) {
+      process.stderr.write('--locomo needs the path of locomo10-dev.json\n');
+      process.exit(2);
+    }
+    process.env.MEMPLANE_LOCOMO_PATH = path;
+    argv.splice(locomoFlag, 2);
+  }
+  const wanted = argv;
   const unknown = wanted.filter((name) => !benchmarks.some((benchmark) => benchmark.name === name));
   if (unknown.length > 0) {
     process.stderr.write(`Unknown benchmark(s): ${unknown.join(', ')}. Known: ${benchmarks.map((b) => b.name).join(', ')}\n`);
