@@ -37,11 +37,58 @@ export const agentCoreRecordSchema = z.object({
   metadata: metadataMapSchema,
 });
 
-/** `ListMemoryRecords` and `RetrieveMemoryRecords`. */
-export const agentCoreRecordPageSchema = z.object({
+/** The detailed zod schema of a record page, run for its field-by-field issues when the fast check fails. */
+export const detailedRecordPageSchema = z.object({
   memoryRecordSummaries: z.array(agentCoreRecordSchema),
   nextToken: z.string().min(1).optional(),
 });
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isOptionalString(value: unknown): boolean {
+  return value === undefined || typeof value === 'string';
+}
+
+/** The hand-written check of one record: accepts exactly what `agentCoreRecordSchema` accepts. */
+export function isAgentCoreRecord(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  const { memoryRecordId, content, namespaces, createdAt, score, metadata } = value;
+  if (typeof memoryRecordId !== 'string' || memoryRecordId === '') return false;
+  if (!isObject(content) || typeof content.text !== 'string') return false;
+  if (!isOptionalString(value.memoryStrategyId)) return false;
+  if (!Array.isArray(namespaces)) return false;
+  for (const namespace of namespaces) if (typeof namespace !== 'string') return false;
+  if (!(createdAt instanceof Date) || Number.isNaN(createdAt.getTime())) return false;
+  if (score !== undefined && !(typeof score === 'number' && Number.isFinite(score))) return false;
+  return metadata === undefined || isObject(metadata);
+}
+
+/** The hand-written check of a `ListMemoryRecords` or `RetrieveMemoryRecords` answer. */
+export function isAgentCoreRecordPage(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  const { memoryRecordSummaries, nextToken } = value;
+  if (nextToken !== undefined && (typeof nextToken !== 'string' || nextToken === '')) return false;
+  if (!Array.isArray(memoryRecordSummaries)) return false;
+  for (const record of memoryRecordSummaries) if (!isAgentCoreRecord(record)) return false;
+  return true;
+}
+
+/**
+ * `ListMemoryRecords` and `RetrieveMemoryRecords`. A page holds up to 100 records, and the
+ * zod object cost several microseconds per record, so a hand-written check runs first and
+ * the body passes through unchanged; only a body that fails it goes through
+ * `detailedRecordPageSchema`, whose issues name the bad field. `agentcore-api-schemas.test.ts`
+ * holds the two in agreement.
+ */
+export const agentCoreRecordPageSchema = z.unknown().superRefine((value, context) => {
+  if (isAgentCoreRecordPage(value)) return;
+  const parsed = detailedRecordPageSchema.safeParse(value);
+  for (const issue of parsed.error?.issues ?? [{ code: 'custom' as const, message: 'is not a record page', path: [] }]) {
+    context.addIssue({ code: 'custom', message: issue.message, path: issue.path as PropertyKey[] });
+  }
+}) as unknown as z.ZodType<z.output<typeof detailedRecordPageSchema>>;
 
 /** `GetMemoryRecord`. */
 export const agentCoreGetRecordSchema = z.object({ memoryRecord: agentCoreRecordSchema });

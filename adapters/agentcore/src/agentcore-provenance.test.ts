@@ -59,4 +59,22 @@ describe('provenance packing', () => {
     expect(unpackProvenance({ [provenanceChunkKey(0)]: { stringValue: 'not-a-header' } })).toBe('unreadable');
     expect(unpackProvenance({ [provenanceChunkKey(0)]: { stringValue: 'j1.bm90IGpzb24=' } })).toBe('unreadable');
   });
+
+  it('decodes plain chunks exactly as a Buffer round trip does, whatever the base64 spelling', () => {
+    const reference = (data: string) => {
+      try {
+        const parsed = JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as unknown;
+        return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : 'unreadable';
+      } catch {
+        return 'unreadable';
+      }
+    };
+    const ascii = Buffer.from(JSON.stringify({ s: source, y: 'plain' })).toString('base64');
+    const unicode = Buffer.from(JSON.stringify({ m: metadata })).toString('base64');
+    const urlSafe = Buffer.from(JSON.stringify({ y: '???>>>~~~' })).toString('base64url');
+    const spellings = [ascii, unicode, urlSafe, ascii.replace(/=+$/, ''), `${ascii.slice(0, 8)} ${ascii.slice(8)}`, `${ascii}!`, `${ascii}=`, 'e30', 'e30=x'];
+    for (const data of spellings) {
+      expect(unpackProvenance({ [provenanceChunkKey(0)]: { stringValue: `j1.${data}` } })).toEqual(reference(data));
+    }
+  });
 });

@@ -120,6 +120,24 @@ function minimalSource(source: unknown): unknown {
   return { kind, companyId };
 }
 
+const nonAscii = /[^\x00-\x7f]/;
+
+/**
+ * The JSON text of plain (`j`) chunks, exactly as `Buffer.from(data, 'base64')` decodes it.
+ * `atob` is several times faster than the Buffer round trip, but yields one character per
+ * byte, which equals the UTF-8 text only when every byte is ASCII, and it refuses input that
+ * Buffer accepts (the URL-safe alphabet, stray characters); both cases take the Buffer path.
+ */
+function decodePlainChunks(data: string): string {
+  let binary: string;
+  try {
+    binary = atob(data);
+  } catch {
+    return Buffer.from(data, 'base64').toString('utf8');
+  }
+  return nonAscii.test(binary) ? Buffer.from(data, 'base64').toString('utf8') : binary;
+}
+
 type MetadataMap = Record<string, { stringValue?: unknown } | null | undefined> | undefined;
 
 /**
@@ -141,8 +159,7 @@ export function unpackProvenance(metadata: MetadataMap): StoredProvenance | unde
     data += value;
   }
   try {
-    const bytes = Buffer.from(data, 'base64');
-    const parsed = JSON.parse((format === 'z' ? inflateRawSync(bytes) : bytes).toString('utf8')) as unknown;
+    const parsed = JSON.parse(format === 'z' ? inflateRawSync(Buffer.from(data, 'base64')).toString('utf8') : decodePlainChunks(data)) as unknown;
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as StoredProvenance) : 'unreadable';
   } catch {
     return 'unreadable';

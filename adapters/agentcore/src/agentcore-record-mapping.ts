@@ -11,6 +11,7 @@ import { toRecordHandle } from './agentcore-handle';
 import { unpackProvenance, type StoredProvenance } from './agentcore-provenance';
 import type { EncodedScope } from './agentcore-scope-mapping';
 import { findStoredScopeViolation, parseNamespace, toSnippetScope, type StoredScope } from './agentcore-stored-scope';
+import { toIsoTimestamp } from './agentcore-timestamp';
 
 /** The scope a request asked for, encoded once for every record it reads. */
 export interface RequestedScope {
@@ -24,7 +25,7 @@ export interface RequestedScope {
 export function storedScopeOfRecord(record: AgentCoreRecord): StoredScope | undefined {
   // A record holds at most one namespace; one with none or several was not written by this adapter.
   const parsed = record.namespaces.length === 1 ? parseNamespace(record.namespaces[0]) : undefined;
-  return parsed === undefined ? undefined : { ...parsed, metadata: record.metadata };
+  return parsed === undefined ? undefined : { companySegment: parsed.companySegment, agentSegment: parsed.agentSegment, metadata: record.metadata };
 }
 
 /** Why a record is outside the requested scope, or undefined when it is inside. */
@@ -44,7 +45,9 @@ const sourceTextFields = new Set(['companyId', 'issueId', 'commentId', 'document
  */
 function isSourceRef(value: unknown): value is MemorySourceRef {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  for (const [key, field] of Object.entries(value)) {
+  const source = value as Record<string, unknown>;
+  for (const key of Object.keys(source)) {
+    const field = source[key];
     if (key === 'kind' ? !sourceKinds.has(field as string) : !sourceTextFields.has(key) || typeof field !== 'string') return false;
   }
   return typeof (value as { companyId?: unknown }).companyId === 'string' && typeof (value as { kind?: unknown }).kind === 'string';
@@ -109,7 +112,7 @@ export function readRecord(record: AgentCoreRecord, requested: RequestedScope, w
     handle,
     text: record.content.text,
     scope: toSnippetScope(stored, requested.scope),
-    createdAt: record.createdAt.toISOString(),
+    createdAt: toIsoTimestamp(record.createdAt),
   };
   if (record.score !== undefined) snippet.score = record.score;
   if (applyProvenance(snippet, record.metadata, requested.scope.companyId, warnings).kind === 'foreign-source') {
