@@ -57,14 +57,14 @@ export const memoryEntrySchema = z.object({
   updatedAt: z.string().nullish(),
 });
 
-/** `POST /v4/memories/list` (raw, through `client.post`). */
-export const memoryListResponseSchema = z.object({
+/** The detailed zod schema of `POST /v4/memories/list`, run for its issues when the fast check fails. */
+export const detailedMemoryListResponseSchema = z.object({
   memoryEntries: z.array(memoryEntrySchema),
   pagination: z.object({ currentPage: z.number(), totalPages: z.number(), totalItems: z.number() }),
 });
 
-/** `POST /v4/search` (`client.search`). */
-export const searchResponseSchema = z.object({
+/** The detailed zod schema of `POST /v4/search`, run for its issues when the fast check fails. */
+export const detailedSearchResponseSchema = z.object({
   results: z.array(
     z.object({
       id: z.string().min(1),
@@ -78,6 +78,83 @@ export const searchResponseSchema = z.object({
   timing: z.number().nullish(),
   total: z.number().nullish(),
 });
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isNullish = (value: unknown) => value === null || value === undefined;
+const isFiniteNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+const isNullishString = (value: unknown) => isNullish(value) || typeof value === 'string';
+const isNullishNumber = (value: unknown) => isNullish(value) || isFiniteNumber(value);
+const isNullishBoolean = (value: unknown) => isNullish(value) || typeof value === 'boolean';
+// zod requires the `metadata` key itself (a missing key is not an undefined value for a custom schema).
+const hasMetadata = (holder: Record<string, unknown>) => 'metadata' in holder && (isNullish(holder.metadata) || isObject(holder.metadata));
+const isNonEmptyString = (value: unknown) => typeof value === 'string' && value !== '';
+
+/** The hand-written check of one memory entry: accepts exactly what `memoryEntrySchema` accepts. */
+export function isMemoryEntry(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  return (
+    isNonEmptyString(value.id) &&
+    typeof value.memory === 'string' &&
+    hasMetadata(value) &&
+    isNullishNumber(value.version) &&
+    isNullishBoolean(value.isLatest) &&
+    isNullishBoolean(value.isForgotten) &&
+    isNonEmptyString(value.createdAt) &&
+    isNullishString(value.updatedAt)
+  );
+}
+
+/** The hand-written check of a memory list answer. */
+export function isMemoryListResponse(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  const { memoryEntries, pagination } = value;
+  if (!isObject(pagination) || !isFiniteNumber(pagination.currentPage) || !isFiniteNumber(pagination.totalPages) || !isFiniteNumber(pagination.totalItems)) {
+    return false;
+  }
+  if (!Array.isArray(memoryEntries)) return false;
+  for (const entry of memoryEntries) if (!isMemoryEntry(entry)) return false;
+  return true;
+}
+
+/** The hand-written check of a search answer. */
+export function isSearchResponse(value: unknown): boolean {
+  if (!isObject(value) || !isNullishNumber(value.timing) || !isNullishNumber(value.total)) return false;
+  const { results } = value;
+  if (!Array.isArray(results)) return false;
+  for (const result of results) {
+    if (!isObject(result) || !isNonEmptyString(result.id) || !isFiniteNumber(result.similarity)) return false;
+    if (!isNullishString(result.memory) || !isNullishString(result.chunk) || !isNullishString(result.updatedAt) || !hasMetadata(result)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * A response schema whose valid bodies pass a hand-written check and go through unchanged,
+ * and whose other bodies go through the detailed zod schema for its field-by-field issues.
+ * Lists carry up to 100 entries, and the zod objects cost about a microsecond per entry;
+ * this way zod runs only on the error path. `supermemory-api-schemas.test.ts` holds each
+ * fast check in agreement with its detailed schema.
+ */
+function checkedFirstByHand<Detailed extends z.ZodType>(isValid: (value: unknown) => boolean, detailed: Detailed) {
+  return z.unknown().superRefine((value, context) => {
+    if (isValid(value)) return;
+    const parsed = detailed.safeParse(value);
+    for (const issue of parsed.error?.issues ?? [{ code: 'custom' as const, message: 'is not a valid Supermemory response', path: [] }]) {
+      context.addIssue({ code: 'custom', message: issue.message, path: issue.path as PropertyKey[] });
+    }
+  }) as unknown as z.ZodType<z.output<Detailed>>;
+}
+
+/** `POST /v4/memories/list` (raw, through `client.post`). */
+export const memoryListResponseSchema = checkedFirstByHand(isMemoryListResponse, detailedMemoryListResponseSchema);
+
+/** `POST /v4/search` (`client.search`). */
+export const searchResponseSchema = checkedFirstByHand(isSearchResponse, detailedSearchResponseSchema);
 
 /** `DELETE /v4/memories` (`memories.forget`). */
 export const forgetMemoryResponseSchema = z.object({ id: z.string().min(1), forgotten: z.boolean() });
