@@ -1,4 +1,4 @@
-import type { TestServer } from '@memplane/test-server';
+import type { TestServer, TestServerSettings } from '@memplane/test-server';
 import { setupTestServer } from '@memplane/test-server/with-vitest';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { afterEach } from 'vitest';
@@ -159,6 +159,20 @@ export function createExampleFakeApi(settings: { baseURL?: string; apiKey?: stri
   return { baseURL, apiKey, store, handlers };
 }
 
+/** Faults answer at every URL of the API, and injected 429 and 5xx answers carry the API's own error body, like the real thing. */
+export function exampleFaultSettings(api: ExampleFakeApi): TestServerSettings {
+  return {
+    faultUrls: [`${api.baseURL}/*`],
+    faults: {
+      decorateError: (response, fault) =>
+        new Response(JSON.stringify({ error: { code: fault.kind, message: `Injected ${fault.kind} fault.` } }), {
+          status: response.status,
+          headers: response.headers,
+        }),
+    },
+  };
+}
+
 /**
  * Serves the fake API for the current test file: the test server starts before the first
  * test, faults answer at every URL of the API, and calls, faults and records are cleared
@@ -169,17 +183,7 @@ export function setupExampleFakeServer(settings: { baseURL?: string; apiKey?: st
   testServer: TestServer;
 } {
   const api = createExampleFakeApi(settings);
-  const testServer = setupTestServer(api.handlers, {
-    faultUrls: [`${api.baseURL}/*`],
-    // Injected 429 and 5xx answers carry the API's own error body, like the real thing.
-    faults: {
-      decorateError: (response, fault) =>
-        new Response(JSON.stringify({ error: { code: fault.kind, message: `Injected ${fault.kind} fault.` } }), {
-          status: response.status,
-          headers: response.headers,
-        }),
-    },
-  });
+  const testServer = setupTestServer(api.handlers, exampleFaultSettings(api));
   afterEach(() => api.store.clear());
   return { api, testServer };
 }

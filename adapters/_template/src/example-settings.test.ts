@@ -51,7 +51,7 @@ describe('resolveExampleSettings', () => {
       'settings.fetch',
     );
     expect(fieldOf(() => resolveExampleSettings({ apiKey: 'key', unknownSetting: true } as never, {}))).toBe(
-      'settings',
+      'settings.unknownSetting',
     );
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { brokenVariants } from '../../../conformance/src/__fixtures__/broken-adapters/index';
 import { lazyCommand } from './commands/lazy-command';
 import type { MemplaneCommand } from './memplane-command';
 import { runMemplaneCli } from './run-memplane-cli';
@@ -112,5 +113,37 @@ describe('commands of optional packages', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  }, 60_000);
+});
+
+describe('memplane conformance over every broken variant', () => {
+  const variantsModule = fileURLToPath(new URL('./__fixtures__/broken-variant-modules.ts', import.meta.url));
+  const exportName = (name: string) => name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+  it.each(brokenVariants.map((variant) => [variant.name, variant] as const))(
+    'exits 1 on %s and names the rules that catch it',
+    async (_name, variant) => {
+      const captured = captureOutput();
+      const exitCode = await runMemplaneCli(
+        ['conformance', variantsModule, '--export', exportName(variant.name), '--only', variant.family],
+        captured.output,
+      );
+      const failed = captured
+        .stdout()
+        .split('\n')
+        .filter((line) => line.startsWith('FAIL'))
+        .map((line) => line.slice(6).split(':')[0]);
+      expect(failed).toEqual(expect.arrayContaining(variant.mustFail));
+      expect(exitCode).toBe(1);
+    },
+    60_000,
+  );
+
+  it('passes the adapter template over its fake API', async () => {
+    const captured = captureOutput();
+    const templateEntry = fileURLToPath(new URL('../../../adapters/_template/conformance-entry.ts', import.meta.url));
+    const exitCode = await runMemplaneCli(['conformance', templateEntry], captured.output);
+    expect(captured.stdout().trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/);
+    expect(exitCode).toBe(0);
   }, 60_000);
 });

@@ -1,0 +1,29 @@
+/**
+ * Test-only conformance module: one export per deliberately broken variant of the reference
+ * adapter, so the CLI test can run `memplane conformance <this file> --export <variant>` on each.
+ */
+import { MemoryConfigurationError, type MemoryAdapter } from '@memplane/core';
+import { createAdapter as createReferenceAdapter, faults } from '../../../../adapters/memory/conformance-entry';
+import { brokenVariants } from '../../../../conformance/src/__fixtures__/broken-adapters/index';
+
+export { faults };
+
+function variantFactory(name: string): () => MemoryAdapter {
+  const variant = brokenVariants.find((candidate) => candidate.name === name);
+  if (variant === undefined) throw new MemoryConfigurationError({ message: `No broken variant named ${name}.` });
+  return () => variant.breaker(createReferenceAdapter());
+}
+
+export const leaksOtherCompanies = variantFactory('leaks-other-companies');
+export const ignoresAgentScope = variantFactory('ignores-agent-scope');
+export const dropsRecordBetweenPages = variantFactory('drops-record-between-pages');
+export const acceptsForeignCursors = variantFactory('accepts-foreign-cursors');
+export const losesProvenance = variantFactory('loses-provenance');
+export const inventsUsageCounters = variantFactory('invents-usage-counters');
+export const forgetDoesNotStick = variantFactory('forget-does-not-stick');
+export const claimsCorrectionItLacks = variantFactory('claims-correction-it-lacks');
+export const hidesProfileItHas = variantFactory('hides-profile-it-has');
+export const writesBeforeValidating = variantFactory('writes-before-validating');
+export const rateLimitAsGenericError = variantFactory('rate-limit-as-generic-error');
+export const extractionNeverFinishes = variantFactory('extraction-never-finishes');
+export const retryDoesNothing = variantFactory('retry-does-nothing');
