@@ -1,4 +1,10 @@
-import { MemoryConfigurationError, parseInput, type RetryPolicy } from '@memplane/core';
+import {
+  cursorSecretSchema,
+  MemoryConfigurationError,
+  parseInput,
+  retryPolicyOverridesSchema,
+  type RetryPolicy,
+} from '@memplane/core';
 import { z } from 'zod';
 
 /** Settings of {@link createExampleAdapter}. */
@@ -43,25 +49,15 @@ export interface ResolvedExampleSettings {
 /** The default base URL of the Example API. */
 export const defaultExampleBaseURL = 'https://api.example.com';
 
-const nonNegativeInteger = z.number().int().nonnegative();
-
 const exampleAdapterSettingsSchema = z.strictObject({
   apiKey: z.string().min(1, 'must not be empty').optional(),
   baseURL: z.url({ protocol: /^https?$/ }).optional(),
   timeoutMs: z.number().int().positive().max(600_000).optional(),
-  retry: z
-    .strictObject({
-      maxRetries: nonNegativeInteger.max(10).optional(),
-      initialDelayMs: nonNegativeInteger.optional(),
-      maxDelayMs: nonNegativeInteger.optional(),
-      backoffFactor: z.number().min(1).optional(),
-      maxRetryAfterMs: nonNegativeInteger.optional(),
-    })
-    .optional(),
+  retry: retryPolicyOverridesSchema.optional(),
   fetch: z
     .custom<typeof globalThis.fetch>((value) => typeof value === 'function', 'must be a fetch function')
     .optional(),
-  cursorSecret: z.union([z.string().min(16, 'must be at least 16 characters'), z.instanceof(Uint8Array)]).optional(),
+  cursorSecret: cursorSecretSchema.optional(),
 });
 
 /**

@@ -16,6 +16,7 @@ export {
   type CallWithRetryOptions,
   type RetryPolicy,
 } from './http/call-with-retry';
+export { cursorSecretSchema, retryPolicyOverridesSchema } from './http/retry-policy-schema';
 export type { MemoryFault, MemoryFaultInjector } from './faults/memory-fault';
 export { parseInput, parseProviderResult } from './schemas/parse-with-schema';
 export { jsonValueSchema, metadataSchema, type JsonValue } from './schemas/json-value-schema';
