@@ -13,6 +13,8 @@ export {
 } from './policy/memory-policy';
 export { MemoryAccessDeniedError } from './errors/memory-access-denied-error';
 export { MemoryBindingNotFoundError } from './errors/memory-binding-not-found-error';
+export { MemoryQuotaExceededError, type MemoryQuotaKind } from './errors/memory-quota-exceeded-error';
+export { recordBytes } from './quota/binding-quota';
 
 export {
   noCaptureHooks,
@@ -62,6 +64,7 @@ export type { MemoryCostEvent, MemoryCostEventRecorder } from './runtime/usage-a
 export { memoryHookKinds, type MemoryHooks } from './hooks/memory-hooks';
 export type { MemoryHookDelivery, MemoryHookReport, MemoryHookSubscriber } from './hooks/hook-firing';
 export type { MemoryCaptureHookReport } from './hooks/capture-hooks';
+export type { MemoryQueuedHook, MemoryQueueableHookInputs, MemoryQueueableHookKind } from './hooks/enqueue-hook';
 export type { PreRunHydration } from './hooks/pre-run-hydrate';
 export { buildPreamble, preambleHeader, type BuiltPreamble } from './hooks/build-preamble';
 export type {
@@ -88,6 +91,20 @@ export type {
   MemoryOperationQuery,
 } from './explorer/memory-explorer';
 export type { MemoryExplorerPage } from './explorer/explorer-pages';
+export type { MemoryBindingMetrics, MemoryMetricsTotals, MemoryOperationMetrics, MemoryRate } from './explorer/operation-metrics';
+
+export type {
+  MemoryCostEventQuery,
+  MemoryCostLedger,
+  MemoryFinanceEventInput,
+  MemoryFinanceEventQuery,
+} from './costs/memory-cost-ledger';
+export type { MemoryCostGroup, MemoryCostSummary, MemoryCostSummaryRequest, MemoryCostTotals } from './costs/summarize-costs';
+export type { MemoryCompanyPrune, MemoryPruneReport, MemoryPruneRequest } from './retention/prune-operation-log';
+
+export type { MemoryJobHandler, MemoryJobKind, MemoryJobQueue, MemoryJobRequest, MemoryQueuedJob } from './queue/memory-job-queue';
+export { createInProcessJobQueue, type InProcessJobQueueSettings } from './queue/in-process-job-queue';
+export type { MemoryServiceWorker, MemoryServiceWorkerOptions } from './service/memory-service-worker';
 
 export type { MemoryServiceStore } from './store/memory-service-store';
 export type {

@@ -1,6 +1,6 @@
 import { identifierSchema, metadataSchema } from '@memplane/core';
 import { z } from 'zod';
-import type { MemoryBindingHookSettings } from '../bindings/memory-binding';
+import type { MemoryBindingHookSettings, MemoryBindingQuota } from '../bindings/memory-binding';
 
 /** A binding key: 1 to 64 of letters, digits, `.`, `_` and `-`, starting with a letter or digit. */
 export const bindingKeySchema = z
@@ -25,6 +25,8 @@ export interface CreateMemoryBindingInput {
   enabled?: boolean;
   /** Capture hooks to turn on. Default: all off. */
   hooks?: Partial<MemoryBindingHookSettings>;
+  /** Caps on records and bytes. Default: none. */
+  quota?: MemoryBindingQuota;
 }
 
 /** Changes a binding. Fields left out stay as they are. */
@@ -39,6 +41,8 @@ export interface UpdateMemoryBindingInput {
   enabled?: boolean;
   /** Capture hooks to turn on or off; unnamed ones stay. */
   hooks?: Partial<MemoryBindingHookSettings>;
+  /** New caps, replacing the old ones; `null` removes every cap. */
+  quota?: MemoryBindingQuota | null;
   /** Refuse the change with `MemoryConflictError` unless the binding is still at this revision. */
   expectedRevision?: number;
 }
@@ -46,12 +50,20 @@ export interface UpdateMemoryBindingInput {
 /** A target: the company default, or one agent's override. */
 export type MemoryBindingTargetInput = { targetType: 'company' } | { targetType: 'agent'; agentId: string };
 
+const quotaSchema = z
+  .strictObject({
+    maxRecords: z.number().int().min(0).max(1e12).optional(),
+    maxBytes: z.number().int().min(0).max(1e15).optional(),
+  })
+  .refine((quota) => quota.maxRecords !== undefined || quota.maxBytes !== undefined, 'must set maxRecords or maxBytes');
+
 export const createBindingInputSchema = z.strictObject({
   key: bindingKeySchema,
   providerId: z.string().min(1).max(64),
   config: metadataSchema.optional(),
   enabled: z.boolean().optional(),
   hooks: hookSettingsSchema.optional(),
+  quota: quotaSchema.optional(),
 });
 
 export const updateBindingInputSchema = z.strictObject({
@@ -60,6 +72,7 @@ export const updateBindingInputSchema = z.strictObject({
   config: metadataSchema.optional(),
   enabled: z.boolean().optional(),
   hooks: hookSettingsSchema.optional(),
+  quota: quotaSchema.nullable().optional(),
   expectedRevision: z.number().int().min(1).optional(),
 });
 

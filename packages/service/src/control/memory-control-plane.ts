@@ -115,6 +115,7 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
         config: valid.config ?? {},
         enabled: valid.enabled ?? true,
         hooks: { ...noCaptureHooks, ...valid.hooks },
+        ...(valid.quota === undefined ? {} : { quota: valid.quota }),
         capabilities: {},
         revision: 1,
         createdAt: now,
@@ -132,8 +133,11 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
       const valid = parseInput(updateBindingInputSchema, input, 'binding change');
       const companyId = await company('bindings.write');
       const existing = await requireBinding(companyId, key);
+      const { quota: _previousQuota, ...unquoted } = existing;
+      const quota = valid.quota === undefined ? existing.quota : (valid.quota ?? undefined);
       const next: MemoryBinding = {
-        ...existing,
+        ...unquoted,
+        ...(quota === undefined ? {} : { quota }),
         ...(valid.key === undefined ? {} : { key: valid.key }),
         ...(valid.providerId === undefined ? {} : { providerId: valid.providerId }),
         ...(valid.config === undefined ? {} : { config: valid.config }),

@@ -14,6 +14,7 @@ import type {
   MemoryOperationFilter,
 } from '../store/memory-service-records';
 import { readPage, type MemoryExplorerPage } from './explorer-pages';
+import { readOperationMetrics, type MemoryOperationMetrics } from './operation-metrics';
 
 /** Explorer filters over the operation log of the caller's company. */
 export type MemoryOperationQuery = Omit<MemoryOperationFilter, 'companyId' | 'bindingId'> & {
@@ -58,6 +59,11 @@ export interface MemoryExplorer {
   listHookDeliveries(query?: MemoryHookDeliveryQuery): Promise<MemoryExplorerPage<MemoryHookDeliveryEntry>>;
   /** Extraction jobs the service holds, newest first, filtered, by cursor. */
   listExtractionJobs(query?: ServiceJobListRequest): Promise<MemoryExplorerPage<MemoryExtractionJobEntry>>;
+  /**
+   * The evaluation metrics, read from the operation log: recall hit rate, empty-query rate,
+   * corrections, extraction failures, success and failure, p50/p95 latency, per binding.
+   */
+  metrics(range?: { from?: string; to?: string; bindingKey?: string }): Promise<MemoryOperationMetrics>;
 }
 
 const isoDate = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
@@ -70,7 +76,7 @@ const operationQuerySchema = z.strictObject({
   runId: identifierSchema.optional(),
   sourceKind: memorySourceKindSchema.optional(),
   operation: z
-    .enum(['capture', 'record_upsert', 'query', 'list', 'get', 'forget', 'correct', 'profile', 'extraction_job_list', 'extraction_job_retry', 'extraction_job_refresh'])
+    .enum(['capture', 'record_upsert', 'query', 'list', 'get', 'forget', 'correct', 'profile', 'extraction_job_list', 'extraction_job_retry', 'extraction_job_refresh', 'retention_prune'])
     .optional(),
   status: z.enum(['succeeded', 'failed']).optional(),
   from: isoDate.optional(),
@@ -88,6 +94,7 @@ const deliveryQuerySchema = z.strictObject({
 });
 
 const rangeSchema = z.strictObject({ from: isoDate.optional(), to: isoDate.optional() });
+const metricsSchema = z.strictObject({ from: isoDate.optional(), to: isoDate.optional(), bindingKey: identifierSchema.optional() });
 
 /** Creates the explorer of one caller. Every call is authorised as `explorer.read` and sees every operation logged so far. */
 export function createMemoryExplorer(internals: ServiceInternals, context: MemoryCallContext): MemoryExplorer {
@@ -159,6 +166,14 @@ export function createMemoryExplorer(internals: ServiceInternals, context: Memor
 
     async listExtractionJobs(query = {}) {
       return listStoredExtractionJobs(internals, context, query, 'explorer.read');
+    },
+
+    async metrics(range = {}) {
+      const { bindingKey, ...dates } = parseInput(metricsSchema, range, 'metrics range');
+      const companyId = await company();
+      let bindingId: string | undefined;
+      if (bindingKey !== undefined) bindingId = (await store.getBindingByKey(companyId, bindingKey))?.id ?? '(none)';
+      return readOperationMetrics(store, { companyId, ...dates, ...(bindingId === undefined ? {} : { bindingId }) });
     },
   };
 }

@@ -40,6 +40,14 @@ interface CaptureSpec {
   payload: MemorySourcePayload;
   mode: 'capture_residue' | 'capture_record';
   metadata: Record<string, unknown> | undefined;
+  /** The firing's id when it was decided before (a queued delivery). */
+  hookId?: string;
+}
+
+/** How a capture hook fires: now, or as a queued delivery that already has its hook id. */
+export interface CaptureFiringOptions {
+  /** The hook id the delivery was queued with. */
+  hookId?: string;
 }
 
 const defined = <Value extends object>(value: Value): Value =>
@@ -54,6 +62,7 @@ async function fireCapture(
   const firing = await startFiring(internals, context, spec.hookKind, {
     actorAgentId: spec.resolutionAgentId,
     heartbeatRunId: spec.heartbeatRunId,
+    ...(spec.hookId === undefined ? {} : { hookId: spec.hookId }),
   });
   const { companyId, hook } = firing;
   const scope = normalizeScope({ ...spec.scope, companyId });
@@ -130,7 +139,7 @@ async function fireCapture(
 export function createCaptureHooks(internals: ServiceInternals, subscribers: SubscriberTable) {
   return {
     /** `post_run_capture`, when the agent's binding has it on. */
-    async postRunCapture(context: MemoryCallContext, input: inputs.PostRunCaptureInput): Promise<MemoryCaptureHookReport> {
+    async postRunCapture(context: MemoryCallContext, input: inputs.PostRunCaptureInput, options: CaptureFiringOptions = {}): Promise<MemoryCaptureHookReport> {
       const valid = parseInput(inputs.postRunCaptureInputSchema, input, 'post_run_capture input', 'input');
       return fireCapture(internals, subscribers, context, {
         hookKind: 'post_run_capture',
@@ -142,11 +151,12 @@ export function createCaptureHooks(internals: ServiceInternals, subscribers: Sub
         payload: defined({ text: valid.output.text, object: valid.output.object, mimeType: valid.output.mimeType }),
         mode: 'capture_residue',
         metadata: valid.metadata,
+        hookId: options.hookId,
       });
     },
 
     /** `issue_comment_capture`, when the binding has it on. */
-    async issueCommentCapture(context: MemoryCallContext, input: inputs.IssueCommentCaptureInput): Promise<MemoryCaptureHookReport> {
+    async issueCommentCapture(context: MemoryCallContext, input: inputs.IssueCommentCaptureInput, options: CaptureFiringOptions = {}): Promise<MemoryCaptureHookReport> {
       const valid = parseInput(inputs.issueCommentCaptureInputSchema, input, 'issue_comment_capture input', 'input');
       return fireCapture(internals, subscribers, context, {
         hookKind: 'issue_comment_capture',
@@ -158,11 +168,12 @@ export function createCaptureHooks(internals: ServiceInternals, subscribers: Sub
         payload: { text: valid.body, mimeType: 'text/markdown' },
         mode: 'capture_residue',
         metadata: valid.metadata,
+        hookId: options.hookId,
       });
     },
 
     /** `issue_document_capture`, when the binding has it on. */
-    async issueDocumentCapture(context: MemoryCallContext, input: inputs.IssueDocumentCaptureInput): Promise<MemoryCaptureHookReport> {
+    async issueDocumentCapture(context: MemoryCallContext, input: inputs.IssueDocumentCaptureInput, options: CaptureFiringOptions = {}): Promise<MemoryCaptureHookReport> {
       const valid = parseInput(inputs.issueDocumentCaptureInputSchema, input, 'issue_document_capture input', 'input');
       return fireCapture(internals, subscribers, context, {
         hookKind: 'issue_document_capture',
@@ -174,11 +185,12 @@ export function createCaptureHooks(internals: ServiceInternals, subscribers: Sub
         payload: defined({ text: valid.text, object: valid.object, mimeType: valid.mimeType }),
         mode: 'capture_residue',
         metadata: valid.metadata,
+        hookId: options.hookId,
       });
     },
 
     /** `manual_capture`: always on. */
-    async manualCapture(context: MemoryCallContext, input: inputs.ManualCaptureInput): Promise<MemoryCaptureHookReport> {
+    async manualCapture(context: MemoryCallContext, input: inputs.ManualCaptureInput, options: CaptureFiringOptions = {}): Promise<MemoryCaptureHookReport> {
       const valid = parseInput(inputs.manualCaptureInputSchema, input, 'manual_capture input', 'input');
       return fireCapture(internals, subscribers, context, {
         hookKind: 'manual_capture',
@@ -192,6 +204,7 @@ export function createCaptureHooks(internals: ServiceInternals, subscribers: Sub
         payload: { text: valid.text },
         mode: valid.mode ?? 'capture_record',
         metadata: valid.metadata,
+        hookId: options.hookId,
       });
     },
   };

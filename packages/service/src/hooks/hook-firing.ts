@@ -82,7 +82,7 @@ export async function startFiring(
   internals: ServiceInternals,
   context: MemoryCallContext,
   hookKind: MemoryHookKind,
-  details: { actorAgentId?: string; heartbeatRunId?: string },
+  details: { actorAgentId?: string; heartbeatRunId?: string; hookId?: string },
 ): Promise<HookFiring> {
   const valid = parseCallContext(context);
   const heartbeatRunId = details.heartbeatRunId ?? valid.heartbeatRunId;
@@ -94,7 +94,8 @@ export async function startFiring(
     startedAt: triggeredAt,
     hook: {
       hookKind,
-      hookId: internals.createId('hook'),
+      // A queued delivery keeps the id it was queued with, so a second run of the job can tell it was done.
+      hookId: details.hookId ?? internals.createId('hook'),
       triggeredAt,
       ...(details.actorAgentId === undefined ? {} : { actorAgentId: details.actorAgentId }),
       ...(heartbeatRunId === undefined ? {} : { heartbeatRunId }),

@@ -2,6 +2,7 @@ import { MemoryValidationError, type MemoryHookKind } from '@memplane/core';
 import type { MemoryCallContext } from '../runtime/call-context';
 import type { ServiceInternals } from '../service/service-internals';
 import { createCaptureHooks, type MemoryCaptureHookReport } from './capture-hooks';
+import { enqueueHook, type MemoryQueuedHook, type MemoryQueueableHookInputs, type MemoryQueueableHookKind } from './enqueue-hook';
 import { parseSubscriber, type MemoryHookSubscriber, type SubscriberTable } from './hook-firing';
 import type {
   IssueCommentCaptureInput,
@@ -40,6 +41,16 @@ export interface MemoryHooks {
   issueDocumentCapture(context: MemoryCallContext, input: IssueDocumentCaptureInput): Promise<MemoryCaptureHookReport>;
   /** Captures a note handed to memory on purpose. */
   manualCapture(context: MemoryCallContext, input: ManualCaptureInput): Promise<MemoryCaptureHookReport>;
+  /**
+   * Queues a capture hook for a worker instead of delivering it now (checked now, delivered
+   * later under the returned hook id). With the default in-process queue it runs in the
+   * background of this process; with a durable queue, in whichever worker takes it.
+   */
+  enqueue<Kind extends MemoryQueueableHookKind>(
+    hookKind: Kind,
+    context: MemoryCallContext,
+    input: MemoryQueueableHookInputs[Kind],
+  ): Promise<MemoryQueuedHook>;
 }
 
 /** Creates the hooks of one service. */
@@ -63,5 +74,6 @@ export function createMemoryHooks(internals: ServiceInternals): MemoryHooks {
     },
     preRunHydrate: (context, input) => preRunHydrate(internals, subscribers, context, input),
     ...createCaptureHooks(internals, subscribers),
+    enqueue: (hookKind, context, input) => enqueueHook(internals, hookKind, context, input),
   };
 }

@@ -1,7 +1,10 @@
 import type { MemoryScope } from '@memplane/core';
 import { ownCompanyOf, type MemoryActor } from '../actor/memory-actor';
 
-/** The operations the policy decides on: the runtime operations, and the control-plane and explorer surfaces. */
+/**
+ * The operations the policy decides on: the runtime operations, and the control-plane,
+ * explorer, cost ledger (`costs.read`, `finance.write`) and retention (`log.prune`) surfaces.
+ */
 export type MemoryServiceOperation =
   | 'capture'
   | 'upsertRecords'
@@ -17,7 +20,10 @@ export type MemoryServiceOperation =
   | 'hooks.emit'
   | 'bindings.read'
   | 'bindings.write'
-  | 'explorer.read';
+  | 'explorer.read'
+  | 'costs.read'
+  | 'finance.write'
+  | 'log.prune';
 
 /** The runtime operations, the ones agents and their tools use. */
 export const runtimeOperations: ReadonlySet<MemoryServiceOperation> = new Set([

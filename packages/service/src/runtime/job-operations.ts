@@ -8,6 +8,7 @@ import {
   type MemoryWarning,
 } from '@memplane/core';
 import { refreshedJobEntry, toJobEntry } from '../jobs/extraction-job-entries';
+import { scheduleExtractionPoll } from '../queue/extraction-poll-schedule';
 import type { ServiceInternals } from '../service/service-internals';
 import type { MemoryExtractionJobEntry } from '../store/memory-service-records';
 import type { MemoryCallContext } from './call-context';
@@ -108,7 +109,14 @@ export function createJobOperations(internals: ServiceInternals, context: Memory
             : toJobEntry(job, { binding, scope: previous.scope, hookKind: previous.hookKind, source: previous.source, retryCount }, now, internals.createId);
           await internals.store.upsertExtractionJobs([entry]);
           const stored = await internals.store.getExtractionJob(scope.companyId, entry.id);
-          return { result: { job: stored ?? entry }, usage: retried.usage, warnings, recordIds: [entry.providerJobId] };
+          if (entry.status === 'queued' || entry.status === 'running') await scheduleExtractionPoll(internals, binding);
+          return {
+            result: { job: stored ?? entry },
+            usage: retried.usage,
+            warnings,
+            recordIds: [entry.providerJobId],
+            extractionFailures: entry.status === 'failed' ? 1 : 0,
+          };
         },
       );
       return { ...result, ...receipt };
@@ -182,12 +190,15 @@ export function createJobOperations(internals: ServiceInternals, context: Memory
           }
           await internals.store.upsertExtractionJobs(updated);
           const finished = updated.filter((entry) => finalExtractionJobStatuses.includes(entry.status)).length;
+          // Every polled job was queued or running, so each failed one is a failure seen now, counted once.
+          const failedNow = updated.filter((entry) => entry.status === 'failed').length;
           return {
             result: { jobs: updated, usage, warnings },
             usage,
             warnings,
             recordIds: updated.map((entry) => entry.providerJobId),
             resultCount: finished,
+            extractionFailures: failedNow,
           };
         },
       );

@@ -15,6 +15,8 @@ import {
   type MemoryWarning,
 } from '@memplane/core';
 import { toJobEntry } from '../jobs/extraction-job-entries';
+import { scheduleExtractionPoll } from '../queue/extraction-poll-schedule';
+import { acceptedRecords, recordBytes, reserveQuota, type QuotaReservation } from '../quota/binding-quota';
 import type { ServiceInternals } from '../service/service-internals';
 import type { MemoryCallContext } from './call-context';
 import { guardJobs, guardSnippet, guardSnippets } from './result-scope-guard';
@@ -31,6 +33,28 @@ export function requireCapability(adapter: MemoryAdapter, flag: keyof MemoryAdap
 
 const idsOf = (snippets: MemorySnippet[]) => snippets.map((snippet) => snippet.handle.providerRecordId);
 const warningsOf = (result: { warnings?: MemoryWarning[] }): MemoryWarning[] => [...(result.warnings ?? [])];
+
+/**
+ * Runs a provider write under a quota reservation: released if the provider throws, settled
+ * with what it accepted otherwise. Bookkeeping that fails after the provider wrote is reported,
+ * never turned into a failed write.
+ */
+async function underQuota<Result>(
+  internals: ServiceInternals,
+  reservation: QuotaReservation,
+  write: () => Promise<Result>,
+  accepted: (result: Result) => Array<{ providerRecordId: string; bytes: number }>,
+): Promise<Result> {
+  let result: Result;
+  try {
+    result = await write();
+  } catch (error) {
+    await reservation.release().catch((releaseError: unknown) => internals.reportBackgroundError(releaseError, 'releaseBindingUsage'));
+    throw error;
+  }
+  await reservation.settle(accepted(result)).catch((settleError: unknown) => internals.reportBackgroundError(settleError, 'settleBindingUsage'));
+  return result;
+}
 
 /**
  * The record operations of one caller: capture, upsertRecords, query, list, get, forget,
@@ -64,7 +88,18 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
         },
         async ({ adapter, binding, scope, source, operationId }) => {
           const { bindingKey: _key, scope: _scope, source: _source, ...rest } = valid;
-          const captured = await adapter.capture({ ...rest, bindingKey: binding.key, scope, source: source! });
+          // A capture must fit under the caps; only the records it returns are counted, its payload bytes split among them.
+          const payloadBytes = recordBytes({ text: valid.payload.text ?? (valid.payload.object === undefined ? '' : JSON.stringify(valid.payload.object)) });
+          const reservation = await reserveQuota(internals, binding, { records: valid.mode === 'capture_record' ? 1 : 0, bytes: payloadBytes }, 'payload');
+          const captured = await underQuota(
+            internals,
+            reservation,
+            () => adapter.capture({ ...rest, bindingKey: binding.key, scope, source: source! }),
+            (result) => {
+              const handles = result.records ?? [];
+              return handles.map((handle) => ({ providerRecordId: handle.providerRecordId, bytes: Math.ceil(payloadBytes / handles.length) }));
+            },
+          );
           const warnings = warningsOf(captured);
           const { jobs, dropped } = guardJobs(captured.jobs, scope, warnings);
           const now = internals.now();
@@ -73,6 +108,7 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
               toJobEntry(job, { binding, scope, operationId, hookKind: valid.hook?.hookKind, source }, now, internals.createId),
             ),
           );
+          if (jobs.some((job) => job.status === 'queued' || job.status === 'running')) await scheduleExtractionPoll(internals, binding);
           const records = captured.records ?? [];
           return {
             result: { ...captured, jobs, warnings, ...(captured.records === undefined ? {} : { records }) },
@@ -81,6 +117,7 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
             recordIds: [...records.map((handle) => handle.providerRecordId), ...jobs.map((job) => job.providerJobId)],
             resultCount: records.length + jobs.length,
             dropped,
+            extractionFailures: jobs.filter((job) => job.status === 'failed').length,
           };
         },
       );
@@ -100,12 +137,14 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
           return { ...scopeFields(valid), bindingKey: valid.bindingKey, source: valid.source, details: { records: valid.records.length } };
         },
         async ({ adapter, binding, scope, source }) => {
-          const written = await adapter.upsertRecords({
-            records: valid.records,
-            bindingKey: binding.key,
-            scope,
-            ...(source === undefined ? {} : { source }),
-          });
+          const bytes = valid.records.reduce((total, record) => total + recordBytes(record), 0);
+          const reservation = await reserveQuota(internals, binding, { records: valid.records.length, bytes }, 'records');
+          const written = await underQuota(
+            internals,
+            reservation,
+            () => adapter.upsertRecords({ records: valid.records, bindingKey: binding.key, scope, ...(source === undefined ? {} : { source }) }),
+            (result) => acceptedRecords(valid.records, result),
+          );
           const records = written.records ?? [];
           return {
             result: written,
@@ -209,8 +248,12 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
           valid = parseInput(requests.serviceForgetRequestSchema, request, 'forget request');
           return { ...scopeFields(valid), bindingKey: valid.bindingKey, details: { handles: valid.handles.length } };
         },
-        async ({ adapter, scope }) => {
+        async ({ adapter, binding, scope }) => {
           const forgotten = await adapter.forget(valid.handles, scope);
+          const ids = valid.handles.filter((handle) => handle.providerKey === adapter.key).map((handle) => handle.providerRecordId);
+          await internals.store
+            .uncountBindingRecords(binding.companyId, binding.id, ids)
+            .catch((error: unknown) => internals.reportBackgroundError(error, 'uncountBindingRecords'));
           return { result: forgotten, usage: forgotten.usage, warnings: forgotten.warnings, recordIds: valid.handles.map((handle) => handle.providerRecordId) };
         },
       );
@@ -229,9 +272,18 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
           valid = parseInput(requests.serviceCorrectRequestSchema, request, 'correct request');
           return { ...scopeFields(valid), bindingKey: valid.bindingKey, details: { reason: valid.patch.reason !== undefined } };
         },
-        async ({ adapter, scope }) => {
+        async ({ adapter, binding, scope }) => {
           requireCapability(adapter, 'correction', 'correct');
-          const corrected = await adapter.correct(valid.handle, valid.patch, scope);
+          // With new text the record's size is known: it replaces the counted one, or a superseding version is counted.
+          const text = valid.patch.text;
+          const bytes = text === undefined ? 0 : recordBytes({ text, summary: valid.patch.summary, metadata: valid.patch.metadata });
+          const reservation = await reserveQuota(internals, binding, { records: 0, bytes }, 'patch');
+          const corrected = await underQuota(
+            internals,
+            reservation,
+            () => adapter.correct(valid.handle, valid.patch, scope),
+            (result) => (text === undefined ? [] : [{ providerRecordId: result.record.providerRecordId, bytes }]),
+          );
           const ids = [valid.handle.providerRecordId, corrected.record.providerRecordId];
           return { result: corrected, usage: corrected.usage, warnings: corrected.warnings, recordIds: [...new Set(ids)] };
         },

@@ -19,7 +19,8 @@ import { toDecision, type MemoryServiceOperation } from '../policy/memory-policy
 import type { ServiceInternals } from '../service/service-internals';
 import type { MemoryOperationEntry, MemoryOperationType } from '../store/memory-service-records';
 import { companyOfCall, type MemoryCallContext } from './call-context';
-import { attributionModeOf, hasBillableCounters } from './usage-attribution';
+import { recordCostEvents } from '../costs/record-cost-events';
+import { attributionModeOf } from './usage-attribution';
 
 /** What an operation needs before it can run: its validated request, reduced to what the service reads. */
 export interface PreparedOperation {
@@ -52,6 +53,8 @@ export interface OperationOutcome<Result> {
   recordIds?: string[];
   resultCount?: number;
   dropped?: number;
+  /** Extraction jobs seen ending in failure. */
+  extractionFailures?: number;
 }
 
 /** What an operation's body receives. */
@@ -175,25 +178,18 @@ export async function runOperation<Result>(
     internals.counters.droppedOutOfScope += dropped;
     const attributionMode = attributionModeOf(context.attributionMode, usage, context.heartbeatRunId);
     let costEventId = context.costEventId;
-    if (costEventId === undefined && attributionMode === 'billed_directly' && internals.recordCostEvent !== undefined) {
-      const billable = usage.filter(hasBillableCounters);
-      if (billable.length > 0) {
-        try {
-          costEventId = await internals.recordCostEvent({
-            operationId,
-            companyId,
-            bindingKey: binding.key,
-            providerId: binding.providerId,
-            usage: billable,
-            ...(scope.agentId === undefined ? {} : { agentId: scope.agentId }),
-            ...(scope.issueId === undefined ? {} : { issueId: scope.issueId }),
-            ...(scope.runId === undefined ? {} : { runId: scope.runId }),
-            ...(context.heartbeatRunId === undefined ? {} : { heartbeatRunId: context.heartbeatRunId }),
-          });
-        } catch (error) {
-          internals.reportBackgroundError(error, 'recordCostEvent');
-        }
-      }
+    // Work the run already accounts for (included_in_run) creates no cost event; direct metered calls do.
+    if (costEventId === undefined && attributionMode === 'billed_directly') {
+      costEventId = await recordCostEvents(internals, {
+        operationId,
+        companyId,
+        binding,
+        scope,
+        agentId: scope.agentId ?? (context.actor.kind === 'agent' ? context.actor.agentId : undefined),
+        heartbeatRunId: context.heartbeatRunId,
+        usage,
+        occurredAt: createdAt,
+      });
     }
     const written = log({
       status: 'succeeded',
@@ -204,6 +200,7 @@ export async function runOperation<Result>(
       ...(costEventId === undefined ? {} : { costEventId }),
       ...(outcome.recordIds === undefined ? {} : { recordIds: outcome.recordIds.slice(0, maximumLoggedIds) }),
       ...(outcome.resultCount === undefined ? {} : { resultCount: outcome.resultCount }),
+      ...(outcome.extractionFailures === undefined || outcome.extractionFailures === 0 ? {} : { extractionFailures: outcome.extractionFailures }),
     });
     if (written !== undefined) await written;
     return { result: outcome.result, receipt: { operationId, bindingKey: binding.key, providerId: binding.providerId } };

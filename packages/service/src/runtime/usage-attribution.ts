@@ -1,7 +1,9 @@
 import type { MemoryAttributionMode, MemoryUsage } from '@memplane/core';
 
-/** What the host's cost ledger needs to record directly billed memory usage. */
+/** What the host's cost ledger needs to mirror directly billed memory usage. */
 export interface MemoryCostEvent {
+  /** The service's own cost event id (the first `cost_events` row of the operation). */
+  costEventId: string;
   /** The operation the cost belongs to; the cost event links back to it. */
   operationId: string;
   /** The company billed. */
@@ -20,8 +22,9 @@ export interface MemoryCostEvent {
 }
 
 /**
- * Records a cost event in the host's ledger (Paperclip's `cost_events`) and returns its id.
- * Called only for directly billed usage that reports counters; returning undefined records nothing.
+ * Mirrors a cost event into the host's ledger (Paperclip's `cost_events`) and returns the id it
+ * got there, which the service keeps on its own rows (`externalId`). Called only for directly
+ * billed usage that reports counters, after the service built its own `cost_events` rows.
  */
 export type MemoryCostEventRecorder = (event: MemoryCostEvent) => string | undefined | Promise<string | undefined>;
 

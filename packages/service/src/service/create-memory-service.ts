@@ -1,6 +1,10 @@
 import { resolve } from 'node:path';
 import { createCursorCodec, MemoryConfigurationError } from '@memplane/core';
 import { createOperationLogWriter } from '../audit/operation-log-writer';
+import { createMemoryCostLedger, type MemoryCostLedger } from '../costs/memory-cost-ledger';
+import { createInProcessJobQueue } from '../queue/in-process-job-queue';
+import type { MemoryJobQueue } from '../queue/memory-job-queue';
+import { pruneOperationLog, type MemoryPruneReport, type MemoryPruneRequest } from '../retention/prune-operation-log';
 import { createMemoryControlPlane, type MemoryControlPlane } from '../control/memory-control-plane';
 import { createMemoryExplorer, type MemoryExplorer } from '../explorer/memory-explorer';
 import { createMemoryHooks, type MemoryHooks } from '../hooks/memory-hooks';
@@ -14,6 +18,7 @@ import type { MemoryServiceStore } from '../store/memory-service-store';
 import { createSqliteMemoryServiceStore } from '../store/sqlite/sqlite-memory-service-store';
 import { validateMemoryServiceSettings, type MemoryServiceSettings } from './memory-service-settings';
 import type { MemoryServiceMetrics, ServiceInternals } from './service-internals';
+import { startServiceWorker, type MemoryServiceWorker, type MemoryServiceWorkerOptions } from './memory-service-worker';
 import { createSortableIdFactory } from './sortable-id';
 
 /** The providers of a service: list them, register plugins. */
@@ -36,8 +41,21 @@ export interface MemoryService {
   control(context: MemoryCallContext): MemoryControlPlane;
   /** The runtime API for one caller: capture, upsertRecords, query, list, get, forget, correct, profile, jobs. */
   runtime(context: MemoryCallContext): MemoryRuntime;
-  /** The operator's explorer for one caller: operations, counts, hook deliveries, extraction jobs. */
+  /** The operator's explorer for one caller: operations, counts, metrics, hook deliveries, extraction jobs. */
   explorer(context: MemoryCallContext): MemoryExplorer;
+  /** The cost ledger for one caller: cost events, finance events, summaries. */
+  costs(context: MemoryCallContext): MemoryCostLedger;
+  /** Applies the operation-log retention window now (or deletes before `before`); the prune is itself logged. */
+  pruneOperationLog(context: MemoryCallContext, request?: MemoryPruneRequest): Promise<MemoryPruneReport>;
+  /**
+   * Makes this process a worker of the service's queue. The default in-process queue already
+   * has its worker; with a durable queue, call it in each worker process.
+   */
+  startWorker(options?: MemoryServiceWorkerOptions): Promise<MemoryServiceWorker>;
+  /** The queue of hook deliveries, extraction polls and retention passes. */
+  readonly queue: MemoryJobQueue;
+  /** Waits until the jobs due in this process have run, then writes the pending log entries. */
+  whenIdle(): Promise<void>;
   /** The hook registry and the five hooks. */
   readonly hooks: MemoryHooks;
   /** The provider registry. */
@@ -48,7 +66,7 @@ export interface MemoryService {
   metrics(): MemoryServiceMetrics;
   /** Writes every pending operation log entry. */
   flush(): Promise<void>;
-  /** Flushes the log, closes the adapters that can be closed, then the store. */
+  /** Stops the queue (waiting for running jobs), flushes the log, closes the adapters that can be closed, then the store. */
   close(): Promise<void>;
 }
 
@@ -106,6 +124,11 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     maxPendingEntries: settings.operationLog?.maxPendingEntries ?? 100_000,
     onError: (error) => reportBackgroundError(error, 'appendOperations'),
   });
+  const ownsWorker = settings.queue === undefined;
+  const queue =
+    settings.queue ??
+    createInProcessJobQueue({ onError: (error, job) => reportBackgroundError(error, `job:${job.kind}`) });
+  await queue.start();
   const internals: ServiceInternals = {
     store,
     registry,
@@ -119,16 +142,37 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     hookMaxAttempts: settings.hooks?.maxAttempts ?? 2,
     hydration: { maxSnippets: 8, maxCharacters: 4000, maxSnippetCharacters: 600, ...settings.hydration },
     recordCostEvent: settings.recordCostEvent,
+    queue,
+    extractionPolling: { delayMs: settings.extractionPolling?.delayMs ?? 5000, maxPolls: settings.extractionPolling?.maxPolls ?? 20 },
+    retention: {
+      operationLogDays: settings.operationLog?.retentionDays,
+      intervalMs: settings.operationLog?.retentionIntervalMs ?? 3_600_000,
+    },
     reportBackgroundError,
     counters: { operations: 0, failedOperations: 0, deniedOperations: 0, droppedOutOfScope: 0, failedHookDeliveries: 0 },
   };
   for (const factory of settings.providers ?? []) registry.register(factory);
+  const hooks = createMemoryHooks(internals);
+  let worker: MemoryServiceWorker | undefined;
+  // In-process jobs can only run here, so this service is their worker.
+  if (ownsWorker) worker = await startServiceWorker(internals, hooks);
 
   return {
     control: (context) => createMemoryControlPlane(internals, parseCallContext(context)),
     runtime: (context) => createMemoryRuntime(internals, parseCallContext(context)),
     explorer: (context) => createMemoryExplorer(internals, parseCallContext(context)),
-    hooks: createMemoryHooks(internals),
+    hooks,
+    costs: (context) => createMemoryCostLedger(internals, parseCallContext(context)),
+    pruneOperationLog: (context, request = {}) => pruneOperationLog(internals, parseCallContext(context), request),
+    async startWorker(options) {
+      worker ??= await startServiceWorker(internals, hooks, options);
+      return worker;
+    },
+    queue,
+    async whenIdle() {
+      await queue.whenIdle?.();
+      await logWriter.flush();
+    },
     providers: {
       list: () => registry.list(),
       register(factory, options) {
@@ -149,6 +193,7 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     },
     flush: () => logWriter.flush(),
     async close() {
+      await (worker === undefined ? queue.stop() : worker.stop());
       await logWriter.flush();
       await adapters.closeAll();
       await store.close();

@@ -5,6 +5,7 @@ import type { MemoryAuthorize } from '../policy/memory-policy';
 import type { ProviderModuleLoader } from '../providers/hosted-providers';
 import type { MemoryProviderFactory } from '../providers/memory-provider-factory';
 import type { MemoryServiceStore } from '../store/memory-service-store';
+import type { MemoryJobQueue } from '../queue/memory-job-queue';
 import type { MemoryCostEventRecorder } from '../runtime/usage-attribution';
 
 /** Caps of the pre-run preamble. */
@@ -46,14 +47,33 @@ export interface MemoryServiceSettings {
   /**
    * Operation log writes. `batchSize` 1 writes each entry before the operation returns; larger
    * batches are written when full or at the end of the current event-loop turn, whichever comes
-   * first. Default 64.
+   * first. Default 64. `retentionDays` is the retention window: workers prune older entries every
+   * `retentionIntervalMs` (default one hour), and `pruneOperationLog` applies it on demand.
+   * Default: no window, nothing is pruned.
    */
-  operationLog?: { batchSize?: number; maxPendingEntries?: number };
+  operationLog?: { batchSize?: number; maxPendingEntries?: number; retentionDays?: number; retentionIntervalMs?: number };
+  /**
+   * Where hook deliveries queued with `hooks.enqueue`, extraction polls and retention passes go.
+   * Default: an in-process queue (`createInProcessJobQueue()`) whose worker runs in this service.
+   * Pass a durable queue (`createPgBossJobQueue` from `@memplane/service-postgres`) to share the
+   * work between worker processes, each calling `service.startWorker()`.
+   */
+  queue?: MemoryJobQueue;
+  /**
+   * Polling of extraction jobs a capture left queued or running: the first poll after `delayMs`
+   * (default 5000), then doubling (at most ten minutes apart), at most `maxPolls` times
+   * (default 20) while jobs stay pending.
+   */
+  extractionPolling?: { delayMs?: number; maxPolls?: number };
   /** Hook delivery: per-delivery timeout in milliseconds (default 5000) and attempts for retryable failures (default 2). */
   hooks?: { timeoutMs?: number; maxAttempts?: number };
   /** Caps of the pre-run preamble. */
   hydration?: Partial<MemoryHydrationLimits>;
-  /** Records a cost event for directly billed provider usage and returns its id (logged on the operation). */
+  /**
+   * Mirrors each cost event the service records (directly billed usage with counters) into the
+   * host's ledger, and returns the id it got there (kept as `externalId`). The service's own
+   * `cost_events` are written either way.
+   */
   recordCostEvent?: MemoryCostEventRecorder;
   /** Told about failures of background work (an operation-log batch that could not be written). Default: counted only. */
   onBackgroundError?: (error: unknown, task: string) => void;
@@ -79,7 +99,21 @@ const settingsSchema = z.strictObject({
   now: functionSchema('a function returning a Date').optional(),
   createId: functionSchema('a function (prefix) returning an id').optional(),
   operationLog: z
-    .strictObject({ batchSize: positiveInteger(10_000).optional(), maxPendingEntries: positiveInteger(10_000_000).optional() })
+    .strictObject({
+      batchSize: positiveInteger(10_000).optional(),
+      maxPendingEntries: positiveInteger(10_000_000).optional(),
+      retentionDays: z.number().positive().max(36_500).optional(),
+      retentionIntervalMs: positiveInteger(7 * 24 * 3600 * 1000).optional(),
+    })
+    .optional(),
+  queue: z
+    .custom<MemoryJobQueue>(
+      (value) => typeof value === 'object' && value !== null && typeof (value as MemoryJobQueue).enqueue === 'function',
+      'must be a MemoryJobQueue',
+    )
+    .optional(),
+  extractionPolling: z
+    .strictObject({ delayMs: z.number().int().min(0).max(3_600_000).optional(), maxPolls: z.number().int().min(0).max(1000).optional() })
     .optional(),
   hooks: z.strictObject({ timeoutMs: positiveInteger(600_000).optional(), maxAttempts: positiveInteger(10).optional() }).optional(),
   hydration: z

@@ -4,6 +4,7 @@ import type { MemoryAuthorize } from '../policy/memory-policy';
 import type { AdapterCache } from '../providers/adapter-cache';
 import type { MemoryProviderRegistry } from '../providers/provider-registry';
 import type { MemoryCostEventRecorder } from '../runtime/usage-attribution';
+import type { MemoryJobQueue } from '../queue/memory-job-queue';
 import type { MemoryServiceStore } from '../store/memory-service-store';
 import type { MemoryHydrationLimits } from './memory-service-settings';
 
@@ -43,6 +44,9 @@ export interface ServiceInternals {
   hookMaxAttempts: number;
   hydration: MemoryHydrationLimits;
   recordCostEvent: MemoryCostEventRecorder | undefined;
+  queue: MemoryJobQueue;
+  extractionPolling: { delayMs: number; maxPolls: number };
+  retention: { operationLogDays: number | undefined; intervalMs: number };
   reportBackgroundError: (error: unknown, task: string) => void;
   counters: Omit<MemoryServiceMetrics, 'loggedOperations' | 'failedLogBatches' | 'droppedLogEntries' | 'pendingLogEntries'>;
 }

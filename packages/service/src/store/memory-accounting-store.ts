@@ -62,6 +62,7 @@ export interface MemoryAccountingStore {
    * counts, query hits and empty queries (succeeded queries with a result count above 0, or of
    * 0), succeeded corrections, extraction failures (the sum of `extractionFailures`) and
    * nearest-rank p50 and p95 of `latencyMs`. Sorted by binding key, the unresolved group first.
+   * Retention entries (`retention_prune`) are bookkeeping, not memory work, and are left out.
    */
   operationMetrics(filter: Pick<MemoryOperationFilter, 'companyId' | 'from' | 'to' | 'bindingId'>): Promise<MemoryOperationMetricsRow[]>;
 

@@ -155,6 +155,7 @@ export function describeStoreUsageRules(subject: StoreUnderTest): void {
         fixtures.operation({ bindingId: 'bnd_b', bindingKey: 'b', operation: 'extraction_job_refresh', extractionFailures: 2, latencyMs: 40 }),
         fixtures.operation({ bindingId: 'bnd_b', bindingKey: 'b', operation: 'capture', extractionFailures: 1, latencyMs: 20, createdAt: fixtures.time(900) }),
         fixtures.operation({ bindingId: undefined, bindingKey: undefined, status: 'failed', latencyMs: 0.5 }),
+        fixtures.operation({ bindingId: undefined, bindingKey: undefined, operation: 'retention_prune', latencyMs: 0 }),
         fixtures.operation({ companyId: 'globex', bindingId: 'bnd_a', bindingKey: 'a', latencyMs: 1000 }),
       ]);
       const metrics = await subject.store.operationMetrics({ companyId: 'acme' });

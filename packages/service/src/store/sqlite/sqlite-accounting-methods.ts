@@ -49,7 +49,7 @@ export function operationMetricsSql(where: string): string {
       SELECT binding_id, binding_key, status, operation, result_count, extraction_failures, latency_ms,
         ROW_NUMBER() OVER (PARTITION BY binding_id, binding_key ORDER BY latency_ms) AS latency_rank,
         COUNT(*) OVER (PARTITION BY binding_id, binding_key) AS total
-      FROM memory_operations WHERE ${where}
+      FROM memory_operations WHERE ${where} AND operation <> 'retention_prune'
     )
     SELECT binding_id, binding_key, COUNT(*) AS operations,
       SUM(CASE WHEN status = 'succeeded' THEN 1 ELSE 0 END) AS succeeded,
