@@ -47,7 +47,8 @@ const keyCache = new Map<string, string | undefined>();
 
 /** `createdAtKey`, remembered: a page holds many records written at the same instant. */
 function keyOf(createdAt: string): string | undefined {
-  if (keyCache.has(createdAt)) return keyCache.get(createdAt);
+  const cached = keyCache.get(createdAt);
+  if (cached !== undefined || keyCache.has(createdAt)) return cached;
   const key = createdAtKey(createdAt);
   if (keyCache.size >= 4096) keyCache.clear();
   keyCache.set(createdAt, key);

@@ -53,6 +53,11 @@ export function toSnippet(memory: Mem0Memory, warnings?: MemoryWarning[], scope?
   return snippet;
 }
 
+/** Whether a mem0 entity id is company-qualified for another company. */
+function isForeignEntity(entity: string | null | undefined, prefix: string): boolean {
+  return typeof entity === 'string' && entity.includes('/') && !entity.startsWith(prefix);
+}
+
 /**
  * Why a mem0 memory is outside the requested scope, or undefined when it is inside.
  * mem0 already filtered on `app_id` and the scope metadata; this is the adapter's own
@@ -68,11 +73,8 @@ export function findMem0ScopeViolation(
   const metadata = memory.metadata ?? {};
   const storedCompany = metadata[mem0ScopeMetadataKeys.companyId];
   if (storedCompany !== undefined && storedCompany !== scope.companyId) return 'its scope metadata names another company';
-  const runEntity = memory.runId ?? memory.sessionId;
-  for (const entity of [memory.userId, memory.agentId, runEntity]) {
-    if (typeof entity === 'string' && entity.includes('/') && !entity.startsWith(prefix)) {
-      return 'one of its entity ids belongs to another company';
-    }
+  if (isForeignEntity(memory.userId, prefix) || isForeignEntity(memory.agentId, prefix) || isForeignEntity(memory.runId ?? memory.sessionId, prefix)) {
+    return 'one of its entity ids belongs to another company';
   }
   if (!scopeMatches(recordScope ?? fromMem0Scope(memory.appId, metadata), scope)) return 'its scope metadata does not match the requested scope';
   const source = metadata.memplane_source as { companyId?: unknown } | null | undefined;
