@@ -1,5 +1,12 @@
 import type { BedrockAgentCoreClient, BedrockAgentCoreClientConfig } from '@aws-sdk/client-bedrock-agentcore';
-import { MemoryConfigurationError, MemoryValidationError, parseInput, type RetryPolicy } from '@memplane/core';
+import {
+  cursorSecretSchema,
+  MemoryConfigurationError,
+  MemoryValidationError,
+  parseInput,
+  retryPolicyOverridesSchema,
+  type RetryPolicy,
+} from '@memplane/core';
 import { z } from 'zod';
 
 /** Settings of {@link createAgentCoreAdapter}. */
@@ -80,8 +87,6 @@ export interface ResolvedAgentCoreSettings {
 export const memoryIdPattern =
   /^(arn:(aws|aws-cn|aws-us-gov):bedrock-agentcore:[a-z0-9-]+:[0-9]{12}:memory\/)?[a-zA-Z][a-zA-Z0-9-_]{0,99}-[a-zA-Z0-9]{10}$/;
 
-const nonNegativeInteger = z.number().int().nonnegative();
-
 const settingsSchema = z.strictObject({
   memoryId: z.string().regex(memoryIdPattern, 'must be an AgentCore memory id (name-0123456789) or memory ARN'),
   client: z
@@ -94,16 +99,8 @@ const settingsSchema = z.strictObject({
   credentials: z.unknown().optional(),
   endpoint: z.url({ protocol: /^https?$/ }).optional(),
   timeoutMs: z.number().int().positive().max(600_000).optional(),
-  retry: z
-    .strictObject({
-      maxRetries: nonNegativeInteger.max(10).optional(),
-      initialDelayMs: nonNegativeInteger.optional(),
-      maxDelayMs: nonNegativeInteger.optional(),
-      backoffFactor: z.number().min(1).optional(),
-      maxRetryAfterMs: nonNegativeInteger.optional(),
-    })
-    .optional(),
-  cursorSecret: z.union([z.string().min(16, 'must be at least 16 characters'), z.instanceof(Uint8Array)]).optional(),
+  retry: retryPolicyOverridesSchema.optional(),
+  cursorSecret: cursorSecretSchema.optional(),
   sendNamespaceWithRecordCalls: z.boolean().optional(),
   silenceNodeVersionWarning: z.boolean().optional(),
 });

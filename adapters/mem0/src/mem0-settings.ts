@@ -1,4 +1,6 @@
 import {
+  cursorSecretSchema,
+  retryPolicyOverridesSchema,
   MemoryConfigurationError,
   parseInput,
   type MemoryAttributionMode,
@@ -74,22 +76,12 @@ export interface ResolvedMem0Settings {
 /** The default host of the mem0 platform API. */
 export const defaultMem0Host = 'https://api.mem0.ai';
 
-const nonNegativeInteger = z.number().int().nonnegative();
-
 const mem0AdapterSettingsSchema = z.strictObject({
   apiKey: z.string().trim().min(1, 'must not be empty').optional(),
   host: z.url({ protocol: /^https?$/ }).optional(),
   timeoutMs: z.number().int().positive().max(600_000).optional(),
-  retry: z
-    .strictObject({
-      maxRetries: nonNegativeInteger.max(10).optional(),
-      initialDelayMs: nonNegativeInteger.optional(),
-      maxDelayMs: nonNegativeInteger.optional(),
-      backoffFactor: z.number().min(1).optional(),
-      maxRetryAfterMs: nonNegativeInteger.optional(),
-    })
-    .optional(),
-  cursorSecret: z.union([z.string().min(16, 'must be at least 16 characters'), z.instanceof(Uint8Array)]).optional(),
+  retry: retryPolicyOverridesSchema.optional(),
+  cursorSecret: cursorSecretSchema.optional(),
   captureRole: z.enum(['user', 'assistant']).optional(),
   searchThreshold: z.number().min(0).max(1).optional(),
   billingType: z.enum(['metered_api', 'subscription_included', 'subscription_overage', 'unknown']).optional(),

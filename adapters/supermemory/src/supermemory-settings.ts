@@ -1,4 +1,6 @@
 import {
+  cursorSecretSchema,
+  retryPolicyOverridesSchema,
   MemoryConfigurationError,
   parseInput,
   type MemoryAttributionMode,
@@ -104,17 +106,9 @@ const settingsSchema = z.strictObject({
     .regex(/^[A-Za-z0-9-]{1,40}$/, 'must be 1 to 40 characters of A-Z, a-z, 0-9 and -')
     .optional(),
   timeoutMs: z.number().int().positive().max(600_000).optional(),
-  retry: z
-    .strictObject({
-      maxRetries: nonNegativeInteger.max(10).optional(),
-      initialDelayMs: nonNegativeInteger.optional(),
-      maxDelayMs: nonNegativeInteger.optional(),
-      backoffFactor: z.number().min(1).optional(),
-      maxRetryAfterMs: nonNegativeInteger.optional(),
-    })
-    .optional(),
+  retry: retryPolicyOverridesSchema.optional(),
   fetch: z.custom<typeof globalThis.fetch>((value) => typeof value === 'function', 'must be a fetch function').optional(),
-  cursorSecret: z.union([z.string().min(16, 'must be at least 16 characters'), z.instanceof(Uint8Array)]).optional(),
+  cursorSecret: cursorSecretSchema.optional(),
   searchThreshold: z.number().min(0).max(1).optional(),
   extractionNotFoundGraceMs: nonNegativeInteger.optional(),
   billingType: z.enum(['metered_api', 'subscription_included', 'subscription_overage', 'unknown']).optional(),
