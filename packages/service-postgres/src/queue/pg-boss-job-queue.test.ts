@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitForDatabaseCondition } from '../test-support/database-condition';
 import { describeWithPostgres, dropSchemas, uniqueSchemaName } from '../test-support/postgres-test-database';
 import { startWorkerProcess, type TestWorkerProcess } from '../test-support/worker-processes';
-import type { MemoryJobQueue, MemoryQueuedJob } from './memory-job-queue-contract';
+import type { MemoryJobQueue, MemoryQueuedJob } from '@memplane/service';
 import { createPgBossJobQueue } from './pg-boss-job-queue';
 
 interface RunRow {

@@ -1,5 +1,5 @@
 import { MemoryConfigurationError, parseInput } from '@memplane/core';
-import type { MemoryJobHandler, MemoryJobKind, MemoryJobQueue, MemoryJobRequest, MemoryQueuedJob } from './memory-job-queue-contract';
+import type { MemoryJobHandler, MemoryJobKind, MemoryJobQueue, MemoryJobRequest, MemoryQueuedJob } from '@memplane/service';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import { z } from 'zod';
@@ -51,10 +51,15 @@ const settingsSchema = z
     path: ['connectionString'],
   });
 
-/** The pg-boss queue of each job kind. Extraction polls are `stately`: one waiting and one running per binding at most. */
+/**
+ * The pg-boss queue of each job kind. Extraction polls and retention passes are `stately`: one
+ * waiting and one running per key at most (per binding, and one retention pass), whatever the
+ * number of workers.
+ */
 const queues: Record<MemoryJobKind, { name: string; policy: 'standard' | 'stately' }> = {
   hook_delivery: { name: 'memplane-hook-delivery', policy: 'standard' },
   extraction_poll: { name: 'memplane-extraction-poll', policy: 'stately' },
+  log_retention: { name: 'memplane-log-retention', policy: 'stately' },
 };
 
 /**

@@ -12,6 +12,7 @@ import {
 import { storeCall } from './postgres-binding-methods';
 import type { PostgresConnection } from './postgres-connection';
 import { bind, operationFilterQuery, type FilterQuery } from './postgres-filters';
+import type { OperationHours } from './postgres-operation-hours';
 import type { PostgresPager } from './postgres-pages';
 import { recordsetInsert, type Row } from './postgres-rows';
 
@@ -47,7 +48,12 @@ function rowToMetrics(row: Row): MemoryOperationMetricsRow {
 }
 
 /** Cost and finance events, their summaries, and the metrics of the operation log. */
-export function createPostgresAccountingMethods(connection: PostgresConnection, table: (name: string) => string, page: PostgresPager): AccountingMethods {
+export function createPostgresAccountingMethods(
+  connection: PostgresConnection,
+  table: (name: string) => string,
+  page: PostgresPager,
+  hours: OperationHours,
+): AccountingMethods {
   const insertCostEventsSql = recordsetInsert(table('cost_events'), costEventColumns);
   const insertFinanceEventsSql = recordsetInsert(table('finance_events'), financeEventColumns);
 
@@ -101,14 +107,17 @@ export function createPostgresAccountingMethods(connection: PostgresConnection, 
 
     operationMetrics: (filter) =>
       storeCall('read operation metrics', async () => {
-        const query = operationFilterQuery({ companyId: filter.companyId, from: filter.from, to: filter.to, bindingId: filter.bindingId });
+        const query = await hours.narrow(
+          operationFilterQuery({ companyId: filter.companyId, from: filter.from, to: filter.to, bindingId: filter.bindingId }),
+          filter,
+        );
         // Nearest-rank percentiles, the same definition as the SQLite store: the smallest latency whose rank reaches p% of the group.
         const rows = await connection.query<Row>(
           `WITH ranked AS (
              SELECT binding_id, binding_key, status, operation, result_count, extraction_failures, latency_ms,
                row_number() OVER (PARTITION BY binding_id, binding_key ORDER BY latency_ms) AS latency_rank,
                count(*) OVER (PARTITION BY binding_id, binding_key) AS total
-             FROM ${table('memory_operations')} WHERE ${query.where.join(' AND ')}
+             FROM ${table('memory_operations')} WHERE ${query.where.join(' AND ')} AND operation <> 'retention_prune'
            )
            SELECT binding_id, binding_key, count(*) AS operations,
              count(*) FILTER (WHERE status = 'succeeded') AS succeeded,

@@ -52,7 +52,7 @@ export function createPostgresLogMethods(
 
     countOperations: (filter) =>
       storeCall('count operations', async () => {
-        const query = operationFilterQuery({ companyId: filter.companyId, from: filter.from, to: filter.to });
+        const query = await hours.narrow(operationFilterQuery({ companyId: filter.companyId, from: filter.from, to: filter.to }), filter);
         const rows = await connection.query<Row>(
           `SELECT binding_id, binding_key, operation,
              count(*) FILTER (WHERE status = 'succeeded') AS succeeded,

@@ -64,7 +64,7 @@ export function createPostgresMemoryServiceStore(settings: PostgresMemoryService
     close: () => connection.close(),
     ...createPostgresBindingMethods(connection, table),
     ...createPostgresLogMethods(connection, table, page, hours),
-    ...createPostgresAccountingMethods(connection, table, page),
+    ...createPostgresAccountingMethods(connection, table, page, hours),
     ...createPostgresUsageMethods(connection, table, hours),
   };
 }

@@ -106,10 +106,13 @@ export function createPostgresUsageMethods(connection: PostgresConnection, table
     pruneOperations: (companyId, before, entry) =>
       storeCall('prune operations', () =>
         connection.transaction(async (client) => {
-          const deleted = await client.query(`DELETE FROM ${table('memory_operations')} WHERE company_id = $1 AND created_at < $2::timestamptz`, [
-            companyId,
-            before,
-          ]);
+          // The hours give the positions the cut can reach, so the delete never scans the newer log.
+          const query = await hours.narrow(
+            { table: 'memory_operations', where: ['company_id = $1', 'created_at < $2::timestamptz'], values: [companyId, before] },
+            { companyId, to: before },
+            client,
+          );
+          const deleted = await client.query(`DELETE FROM ${table('memory_operations')} WHERE ${query.where.join(' AND ')}`, query.values);
           const count = deleted.rowCount ?? 0;
           await hours.append([{ ...entry, resultCount: count }], client);
           // Hours wholly before the cut have no operations left.
@@ -123,8 +126,14 @@ export function createPostgresUsageMethods(connection: PostgresConnection, table
 
     listCompaniesWithOperationsBefore: (before) =>
       storeCall('list companies to prune', async () => {
+        // Candidates come from the hours; the oldest entry of each (first by position) confirms it.
         const rows = await connection.query<{ company_id: string }>(
-          `SELECT company_id FROM ${table('memory_operations')} WHERE created_at < $1::timestamptz GROUP BY company_id ORDER BY company_id COLLATE "C"`,
+          `SELECT company_id FROM (
+             SELECT DISTINCT company_id FROM ${table('memory_operation_hours')}
+             WHERE hour <= date_trunc('hour', $1::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+           ) AS candidates
+           WHERE EXISTS (SELECT 1 FROM ${table('memory_operations')} o WHERE o.company_id = candidates.company_id AND o.created_at < $1::timestamptz)
+           ORDER BY company_id COLLATE "C"`,
           [before],
         );
         return rows.map((row) => row.company_id);

@@ -12,6 +12,7 @@ import {
 } from './sqlite-accounting-rows';
 import type { SqliteConnection } from './sqlite-connection';
 import { operationFilterQuery, type FilterQuery } from './sqlite-filters';
+import { narrowToHours } from './sqlite-operation-hours';
 
 type Row = Record<string, unknown>;
 type AccountingMethods = Pick<
@@ -141,7 +142,11 @@ export function createSqliteAccountingMethods(connection: SqliteConnection): Acc
     },
 
     async operationMetrics(filter) {
-      const query = operationFilterQuery({ companyId: filter.companyId, from: filter.from, to: filter.to, bindingId: filter.bindingId });
+      const query = narrowToHours(
+        connection,
+        operationFilterQuery({ companyId: filter.companyId, from: filter.from, to: filter.to, bindingId: filter.bindingId }),
+        filter,
+      );
       const rows = prepare(operationMetricsSql(query.where.join(' AND '))).all(query.parameters) as Row[];
       return rows.map(rowToMetrics);
     },

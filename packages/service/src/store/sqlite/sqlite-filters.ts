@@ -52,12 +52,8 @@ export function operationFilterQuery(filter: MemoryOperationFilter): FilterQuery
   return query;
 }
 
-/** Per-binding, per-operation counts within a company and an optional date range. */
-export function countOperationsQuery(filter: Pick<MemoryOperationFilter, 'companyId' | 'from' | 'to'>): {
-  sql: string;
-  parameters: Record<string, unknown>;
-} {
-  const query = operationFilterQuery({ companyId: filter.companyId, from: filter.from, to: filter.to });
+/** Per-binding, per-operation counts of the operations a (date-narrowed) filter matches. */
+export function countOperationsQuery(query: FilterQuery): { sql: string; parameters: Record<string, unknown> } {
   return {
     sql: `SELECT binding_id, binding_key, operation,
             SUM(CASE WHEN status = 'succeeded' THEN 1 ELSE 0 END) AS succeeded,

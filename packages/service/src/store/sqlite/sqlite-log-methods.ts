@@ -70,7 +70,9 @@ export function createSqliteLogMethods(connection: SqliteConnection): LogMethods
     },
 
     async countOperations(filter) {
-      const query = countOperationsQuery(filter);
+      const query = countOperationsQuery(
+        narrowToHours(connection, operationFilterQuery({ companyId: filter.companyId, from: filter.from, to: filter.to }), filter),
+      );
       const rows = prepare(query.sql).all(query.parameters) as Row[];
       return rows.map((row) => ({
         ...(row.binding_id === null ? {} : { bindingId: String(row.binding_id) }),

@@ -155,6 +155,18 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       ALTER TABLE memory_bindings ADD COLUMN quota_json TEXT;
       ALTER TABLE memory_operations ADD COLUMN extraction_failures INTEGER;
 
+      -- Date filters go through memory_operation_hours, and an entry without an agent, issue or
+      -- run costs no write in that column's index: fewer index writes per logged operation.
+      DROP INDEX memory_operations_created;
+      DROP INDEX memory_operations_agent;
+      DROP INDEX memory_operations_issue;
+      DROP INDEX memory_operations_run;
+      DROP INDEX memory_operations_heartbeat;
+      CREATE INDEX memory_operations_agent ON memory_operations (company_id, agent_id, position) WHERE agent_id IS NOT NULL;
+      CREATE INDEX memory_operations_issue ON memory_operations (company_id, issue_id, position) WHERE issue_id IS NOT NULL;
+      CREATE INDEX memory_operations_run ON memory_operations (company_id, run_id, position) WHERE run_id IS NOT NULL;
+      CREATE INDEX memory_operations_heartbeat ON memory_operations (company_id, heartbeat_run_id, position) WHERE heartbeat_run_id IS NOT NULL;
+
       CREATE TABLE memory_binding_usage (
         binding_id TEXT PRIMARY KEY,
         company_id TEXT NOT NULL,

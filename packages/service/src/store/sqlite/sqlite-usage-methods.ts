@@ -1,7 +1,7 @@
 import type { MemoryBindingUsage } from '../memory-accounting-records';
 import type { MemoryAccountingStore } from '../memory-accounting-store';
 import type { SqliteConnection } from './sqlite-connection';
-import { recordOperationHours } from './sqlite-operation-hours';
+import { narrowToHours, recordOperationHours } from './sqlite-operation-hours';
 import { operationColumns, operationValues } from './sqlite-rows';
 
 type UsageMethods = Pick<
@@ -108,14 +108,18 @@ export function createSqliteUsageMethods(connection: SqliteConnection): UsageMet
 
     async pruneOperations(companyId, before, entry) {
       return transaction(() => {
-        const doomed = Number(
-          (prepare('SELECT COUNT(*) AS count FROM memory_operations WHERE company_id = ? AND created_at < ?').get(companyId, before) as { count: number })
-            .count,
+        // The hours give the positions the cut can reach, so neither statement scans the newer log.
+        const query = narrowToHours(
+          connection,
+          { table: 'memory_operations', where: ['company_id = @companyId', 'created_at < @before'], parameters: { companyId, before } },
+          { companyId, to: before },
         );
+        const where = query.where.join(' AND ');
+        const doomed = Number((prepare(`SELECT COUNT(*) AS count FROM memory_operations WHERE ${where}`).get(query.parameters) as { count: number }).count);
         // The prune's entry goes in first: the table never empties, so positions keep growing.
         const logged = { ...entry, resultCount: doomed };
         recordOperationHours(connection, [logged], Number(prepare(insertOperation).run(operationValues(logged)).lastInsertRowid));
-        prepare('DELETE FROM memory_operations WHERE company_id = ? AND created_at < ? AND id <> ?').run(companyId, before, entry.id);
+        prepare(`DELETE FROM memory_operations WHERE ${where} AND id <> @id`).run({ ...query.parameters, id: entry.id });
         // Hours wholly before the cut have no operations left.
         prepare('DELETE FROM memory_operation_hours WHERE company_id = ? AND hour < ?').run(companyId, before.slice(0, 13));
         return doomed;
@@ -123,9 +127,12 @@ export function createSqliteUsageMethods(connection: SqliteConnection): UsageMet
     },
 
     async listCompaniesWithOperationsBefore(before) {
-      const rows = prepare('SELECT DISTINCT company_id FROM memory_operations WHERE created_at < ? ORDER BY company_id').all(before) as Array<{
-        company_id: string;
-      }>;
+      // Candidates come from the hours; the oldest entry of each (first by position) confirms it.
+      const rows = prepare(
+        `SELECT company_id FROM (SELECT DISTINCT company_id FROM memory_operation_hours WHERE hour <= @hour) AS candidates
+         WHERE EXISTS (SELECT 1 FROM memory_operations o WHERE o.company_id = candidates.company_id AND o.created_at < @before)
+         ORDER BY company_id`,
+      ).all({ hour: before.slice(0, 13), before }) as Array<{ company_id: string }>;
       return rows.map((row) => row.company_id);
     },
   };
