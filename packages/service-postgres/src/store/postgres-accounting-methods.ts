@@ -107,7 +107,7 @@ export function createPostgresAccountingMethods(
 
     operationMetrics: (filter) =>
       storeCall('read operation metrics', async () => {
-        const query = await hours.narrow(
+        const query = hours.narrow(
           operationFilterQuery({ companyId: filter.companyId, from: filter.from, to: filter.to, bindingId: filter.bindingId }),
           filter,
         );

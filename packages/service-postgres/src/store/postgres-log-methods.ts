@@ -42,7 +42,7 @@ export function createPostgresLogMethods(
     appendOperations: (entries) => storeCall('append operations', () => hours.append(entries)),
 
     listOperations: (filter, request) =>
-      storeCall('list operations', async () => page(await hours.narrow(operationFilterQuery(filter), filter), request, rowToOperation)),
+      storeCall('list operations', async () => page(hours.narrow(operationFilterQuery(filter), filter), request, rowToOperation)),
 
     getOperation: (companyId, operationId) =>
       storeCall('read an operation', async () => {
@@ -52,7 +52,7 @@ export function createPostgresLogMethods(
 
     countOperations: (filter) =>
       storeCall('count operations', async () => {
-        const query = await hours.narrow(operationFilterQuery({ companyId: filter.companyId, from: filter.from, to: filter.to }), filter);
+        const query = hours.narrow(operationFilterQuery({ companyId: filter.companyId, from: filter.from, to: filter.to }), filter);
         const rows = await connection.query<Row>(
           `SELECT binding_id, binding_key, operation,
              count(*) FILTER (WHERE status = 'succeeded') AS succeeded,

@@ -12,7 +12,7 @@ export interface OperationHours {
    * or after `from` to the largest of the hours up to `to`. Exact whatever order entries were
    * appended in; a page then scans positions only where the range lies, not from the newest.
    */
-  narrow(query: FilterQuery, filter: Pick<MemoryOperationFilter, 'companyId' | 'from' | 'to'>, client?: Queryable): Promise<FilterQuery>;
+  narrow(query: FilterQuery, filter: Pick<MemoryOperationFilter, 'companyId' | 'from' | 'to'>): FilterQuery;
 }
 
 const hourOf = (value: string) => `date_trunc('hour', ${value}::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
@@ -39,23 +39,22 @@ export function createOperationHours(connection: PostgresConnection, table: (nam
       else await client.query(appendSql, values);
     },
 
-    async narrow(query, filter, client) {
+    narrow(query, filter) {
       if (filter.from === undefined && filter.to === undefined) return query;
-      const values: unknown[] = [filter.companyId];
-      const low = filter.from === undefined ? 'NULL' : `(SELECT min(min_position) FROM ${hours} WHERE company_id = $1 AND hour >= ${hourOf(`$${values.push(filter.from)}`)})`;
-      const high = filter.to === undefined ? 'NULL' : `(SELECT max(max_position) FROM ${hours} WHERE company_id = $1 AND hour <= ${hourOf(`$${values.push(filter.to)}`)})`;
-      const boundsSql = `SELECT ${low} AS low, ${high} AS high`;
-      const [bounds] =
-        client === undefined
-          ? await connection.query<{ low: string | null; high: string | null }>(boundsSql, values)
-          : (await client.query<{ low: string | null; high: string | null }>(boundsSql, values)).rows;
+      // Scalar subqueries: Postgres computes each bound once, before the index scan, in the same round trip.
+      // A missing bound (no hour at all in the range) is NULL, and a comparison with NULL matches nothing.
       const narrowed: FilterQuery = { ...query, where: [...query.where], values: [...query.values] };
-      if ((filter.from !== undefined && bounds?.low === null) || (filter.to !== undefined && bounds?.high === null)) {
-        narrowed.where.push('false');
-        return narrowed;
+      const company = bind(narrowed, filter.companyId);
+      if (filter.from !== undefined) {
+        narrowed.where.push(
+          `position >= (SELECT min(min_position) FROM ${hours} WHERE company_id = ${company} AND hour >= ${hourOf(bind(narrowed, filter.from))})`,
+        );
       }
-      if (bounds?.low !== null && bounds?.low !== undefined) narrowed.where.push(`position >= ${bind(narrowed, Number(bounds.low))}`);
-      if (bounds?.high !== null && bounds?.high !== undefined) narrowed.where.push(`position <= ${bind(narrowed, Number(bounds.high))}`);
+      if (filter.to !== undefined) {
+        narrowed.where.push(
+          `position <= (SELECT max(max_position) FROM ${hours} WHERE company_id = ${company} AND hour <= ${hourOf(bind(narrowed, filter.to))})`,
+        );
+      }
       return narrowed;
     },
   };

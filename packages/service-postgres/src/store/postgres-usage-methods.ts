@@ -107,10 +107,9 @@ export function createPostgresUsageMethods(connection: PostgresConnection, table
       storeCall('prune operations', () =>
         connection.transaction(async (client) => {
           // The hours give the positions the cut can reach, so the delete never scans the newer log.
-          const query = await hours.narrow(
+          const query = hours.narrow(
             { table: 'memory_operations', where: ['company_id = $1', 'created_at < $2::timestamptz'], values: [companyId, before] },
             { companyId, to: before },
-            client,
           );
           const deleted = await client.query(`DELETE FROM ${table('memory_operations')} WHERE ${query.where.join(' AND ')}`, query.values);
           const count = deleted.rowCount ?? 0;
