@@ -4,7 +4,8 @@ import type { PostgresConnection } from './postgres-connection';
 import { deliveryFilterQuery, jobFilterQuery, operationFilterQuery } from './postgres-filters';
 import type { OperationHours } from './postgres-operation-hours';
 import type { PostgresPager } from './postgres-pages';
-import { deliveryColumns, deliveryToRecord, jobColumns, jobValues, recordsetInsert, rowToActivity, rowToDelivery, rowToJob, rowToOperation, type Row } from './postgres-rows';
+import { rowToOperation } from './postgres-operation-rows';
+import { deliveryColumns, deliveryToRecord, jobColumns, jobValues, recordsetInsert, rowToActivity, rowToDelivery, rowToJob, type Row } from './postgres-rows';
 
 type LogMethods = Pick<
   MemoryServiceStore,

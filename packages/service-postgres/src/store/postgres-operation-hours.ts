@@ -1,7 +1,8 @@
 import type { MemoryOperationEntry, MemoryOperationFilter } from '@memplane/service';
 import type { PostgresConnection, Queryable } from './postgres-connection';
 import { bind, type FilterQuery } from './postgres-filters';
-import { operationColumns, operationToRecord, recordsetInsert } from './postgres-rows';
+import { operationColumns, operationToRecord } from './postgres-operation-rows';
+import { recordsetInsert } from './postgres-rows';
 
 /** Operation appends that keep `memory_operation_hours`, and date filters narrowed by it. */
 export interface OperationHours {

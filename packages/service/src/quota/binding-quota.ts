@@ -70,3 +70,25 @@ export function acceptedRecords(records: MemoryRecordInput[], result: MemoryReco
   const handles: MemoryRecordHandle[] = result.records ?? [];
   return handles.map((handle, index) => ({ providerRecordId: handle.providerRecordId, bytes: recordBytes(accepted[index] ?? { text: '' }) }));
 }
+
+/**
+ * Runs a provider write under a quota reservation: released if the provider throws, settled
+ * with what it accepted otherwise. Bookkeeping that fails after the provider wrote is reported,
+ * never turned into a failed write.
+ */
+export async function underQuota<Result>(
+  internals: ServiceInternals,
+  reservation: QuotaReservation,
+  write: () => Promise<Result>,
+  accepted: (result: Result) => Array<{ providerRecordId: string; bytes: number }>,
+): Promise<Result> {
+  let result: Result;
+  try {
+    result = await write();
+  } catch (error) {
+    await reservation.release().catch((releaseError: unknown) => internals.reportBackgroundError(releaseError, 'releaseBindingUsage'));
+    throw error;
+  }
+  await reservation.settle(accepted(result)).catch((settleError: unknown) => internals.reportBackgroundError(settleError, 'settleBindingUsage'));
+  return result;
+}

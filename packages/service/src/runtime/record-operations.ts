@@ -16,7 +16,7 @@ import {
 } from '@memplane/core';
 import { toJobEntry } from '../jobs/extraction-job-entries';
 import { scheduleExtractionPoll } from '../queue/extraction-poll-schedule';
-import { acceptedRecords, recordBytes, reserveQuota, type QuotaReservation } from '../quota/binding-quota';
+import { acceptedRecords, recordBytes, reserveQuota, underQuota } from '../quota/binding-quota';
 import type { ServiceInternals } from '../service/service-internals';
 import type { MemoryCallContext } from './call-context';
 import { guardJobs, guardSnippet, guardSnippets } from './result-scope-guard';
@@ -33,28 +33,6 @@ export function requireCapability(adapter: MemoryAdapter, flag: keyof MemoryAdap
 
 const idsOf = (snippets: MemorySnippet[]) => snippets.map((snippet) => snippet.handle.providerRecordId);
 const warningsOf = (result: { warnings?: MemoryWarning[] }): MemoryWarning[] => [...(result.warnings ?? [])];
-
-/**
- * Runs a provider write under a quota reservation: released if the provider throws, settled
- * with what it accepted otherwise. Bookkeeping that fails after the provider wrote is reported,
- * never turned into a failed write.
- */
-async function underQuota<Result>(
-  internals: ServiceInternals,
-  reservation: QuotaReservation,
-  write: () => Promise<Result>,
-  accepted: (result: Result) => Array<{ providerRecordId: string; bytes: number }>,
-): Promise<Result> {
-  let result: Result;
-  try {
-    result = await write();
-  } catch (error) {
-    await reservation.release().catch((releaseError: unknown) => internals.reportBackgroundError(releaseError, 'releaseBindingUsage'));
-    throw error;
-  }
-  await reservation.settle(accepted(result)).catch((settleError: unknown) => internals.reportBackgroundError(settleError, 'settleBindingUsage'));
-  return result;
-}
 
 /**
  * The record operations of one caller: capture, upsertRecords, query, list, get, forget,
