@@ -6,6 +6,7 @@ import { markdownLocomoBenchmark } from './markdown-locomo.bench';
 import { markdownPerformanceBenchmark } from './markdown-performance.bench';
 import { mem0OverheadBenchmark } from './mem0-overhead.bench';
 import { serviceOverheadBenchmark } from './service-overhead.bench';
+import { serviceStoreExplorerBenchmark, serviceStoreLogWritesBenchmark } from './service-store.bench';
 import { supermemoryOverheadBenchmark } from './supermemory-overhead.bench';
 
 /** Every benchmark, in the order BENCHMARKS.md lists them. */
@@ -18,4 +19,6 @@ export const benchmarks: Benchmark[] = [
   supermemoryOverheadBenchmark,
   agentCoreOverheadBenchmark,
   serviceOverheadBenchmark,
+  serviceStoreLogWritesBenchmark,
+  serviceStoreExplorerBenchmark,
 ];
