@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Bumped whenever the schema or what the index derives from markdown changes; a mismatch rebuilds. */
-export const indexSchemaVersion = '6';
+export const indexSchemaVersion = '7';
 
 /**
  * The tokenizer of the full-text index. Porter stemming over unicode61 beat plain unicode61 by
@@ -15,10 +15,18 @@ export const ftsTokenizer = "porter unicode61 remove_diacritics 2";
  */
 export const windowTokenizer = 'unicode61 remove_diacritics 2';
 
+/**
+ * Pending full-text data kept in memory before it is written as a segment. FTS5's default of 1 MB
+ * makes a rebuild write and merge hundreds of small segments; 16 MB took a 100k-record rebuild's
+ * full-text work from 2.5 to 1.9 s. Batches of writes stay far below it.
+ */
+const ftsHashBytes = 16 * 1024 * 1024;
+
 /** Creates the tables of an empty index. */
 export function createIndexSchema(database: Database.Database): void {
   database.exec(`
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS companies (company_id TEXT PRIMARY KEY, number INTEGER NOT NULL UNIQUE);
     CREATE TABLE IF NOT EXISTS files (
       path TEXT PRIMARY KEY,
       size INTEGER NOT NULL,
@@ -71,6 +79,8 @@ export function createIndexSchema(database: Database.Database): void {
       scope, body,
       tokenize = '${windowTokenizer}', content = '', contentless_delete = 1
     );
+    INSERT INTO records_fts (records_fts, rank) VALUES ('hashsize', ${ftsHashBytes});
+    INSERT INTO windows_fts (windows_fts, rank) VALUES ('hashsize', ${ftsHashBytes});
   `);
 }
 
@@ -85,6 +95,7 @@ export function dropIndexSchema(database: Database.Database): void {
     DROP TABLE IF EXISTS records;
     DROP TABLE IF EXISTS resources;
     DROP TABLE IF EXISTS files;
+    DROP TABLE IF EXISTS companies;
     DROP TABLE IF EXISTS meta;
   `);
 }

@@ -129,6 +129,8 @@ export class MarkdownRepository {
       }
     }
     const changed = [...onDisk].filter(([path, stamp]) => !sameStamp(indexed.get(path), stamp));
+    // Records live in files, so an index without files is empty and a Set of the ids read so far tells duplicates.
+    const idsOfRebuild = indexed.size === 0 ? new Set<string>() : undefined;
     let done = 0;
     for (const [path] of changed) {
       done += 1;
@@ -137,7 +139,7 @@ export class MarkdownRepository {
       }
       const { parsed, stamp: readStamp } = this.readFile(path) ?? {};
       if (parsed === undefined || readStamp === undefined) continue;
-      this.indexParsed(path, parsed, readStamp, report, indexed.has(path));
+      this.indexParsed(path, parsed, readStamp, report, indexed.has(path), idsOfRebuild);
       report.changed.push(path);
     }
     if (announce && (report.changed.length > 0 || report.removed.length > 0)) {
@@ -195,11 +197,11 @@ export class MarkdownRepository {
     if (this.database.open) this.database.close();
   }
 
-  private indexParsed(path: string, parsed: ParsedMarkdownFile, stamp: FileStamp, report?: ReconcileReport, known = true): void {
+  private indexParsed(path: string, parsed: ParsedMarkdownFile, stamp: FileStamp, report?: ReconcileReport, known = true, idsOfRebuild?: Set<string>): void {
     const fileKind = fileKindOf(path);
     const first = parsed.sections[0];
     const scopeKey = parsed.fileScope !== undefined ? scopeKeyOf(parsed.fileScope) : first !== undefined ? scopeKeyOf(first.scope) : '';
-    const duplicates = this.index.replaceFile(path, fileKind, scopeKey, parsed.sections, stamp, known);
+    const duplicates = this.index.replaceFile(path, fileKind, scopeKey, parsed.sections, stamp, known, idsOfRebuild);
     for (const problem of parsed.problems) report?.problems.push({ file: path, ...problem });
     for (const id of duplicates) report?.problems.push({ file: path, line: 1, message: `the id ${id} is used twice; this copy was skipped` });
   }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { memoryScopeFields, scopeMatches, type MemoryScope } from '@memplane/core';
+import { companyRowids } from './markdown-company-rowids';
 import { matchesMetadataFilter } from './markdown-metadata-filter';
 import { orExpression, queryTerms } from './markdown-query-terms';
 import { scopeCondition } from './markdown-scope-tokens';
@@ -72,12 +73,12 @@ function statementsOf(database: Database.Database): SearchStatements {
     statements = {
       records: database.prepare(
         `SELECT f.rank AS rank, r.file AS file, r.position AS position
-         FROM (SELECT rowid, bm25(records_fts, 0, ?, ?) AS rank FROM records_fts WHERE records_fts MATCH ? ORDER BY rank LIMIT ?) AS f
+         FROM (SELECT rowid, bm25(records_fts, 0, ?, ?) AS rank FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ?) AS f
          JOIN records AS r ON r.rowid = f.rowid`,
       ),
       windows: database.prepare(
         `SELECT f.rank AS rank, w.file AS file, w.start AS start
-         FROM (SELECT rowid, bm25(windows_fts, 0, 1) AS rank FROM windows_fts WHERE windows_fts MATCH ? ORDER BY rank LIMIT ?) AS f
+         FROM (SELECT rowid, bm25(windows_fts, 0, 1) AS rank FROM windows_fts WHERE windows_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ?) AS f
          JOIN windows AS w ON w.rowid = f.rowid`,
       ),
       atPosition: database.prepare('SELECT searchable, section FROM records WHERE file = ? AND position = ?'),
@@ -103,23 +104,28 @@ interface Candidate {
 /**
  * BM25 search inside the scope, over approved, current, unexpired records: each record scores its
  * own BM25 plus `context` times the best BM25 of a window of neighbouring records that contains it.
+ * The company is a rowid range and the other scope fields are tokens, both inside FTS5.
  */
 export function searchLexical(database: Database.Database, scope: MemoryScope, query: string, options: SearchOptions): SearchHit[] {
   const terms = queryTerms(query);
   if (terms.length === 0) return [];
   const expression = orExpression(terms);
+  const rowids = companyRowids(database, scope.companyId);
+  if (rowids === undefined) return [];
   const scopeFilter = scopeCondition(scope);
+  const recordMatch = `${scopeFilter === undefined ? '' : `${scopeFilter} AND `}{body metadata} : (${expression})`;
+  const windowMatch = `${scopeFilter === undefined ? '' : `${scopeFilter} AND `}body : (${expression})`;
   const statements = statementsOf(database);
   const { body, context, metadata } = options.weights;
   const checked = { ...options, scope };
   // Filters that SQL does not see (expiry, metadata, scope of hand-moved sections) can drop hits, so widen until enough survive.
   for (let depth = Math.max(options.limit * 4, 40); ; depth *= 4) {
     const candidates = new Map<string, Candidate>();
-    const recordRows = statements.records.all(body, metadata, `${scopeFilter} AND {body metadata} : (${expression})`, depth) as Array<{ rank: number; file: string; position: number }>;
+    const recordRows = statements.records.all(body, metadata, recordMatch, rowids.first, rowids.last, depth) as Array<{ rank: number; file: string; position: number }>;
     for (const row of recordRows) candidates.set(`${row.position}\u0000${row.file}`, { file: row.file, position: row.position, own: -row.rank, window: 0 });
     let windowRows: Array<{ rank: number; file: string; start: number }> = [];
     if (context > 0) {
-      windowRows = statements.windows.all(`${scopeFilter} AND body : (${expression})`, depth) as typeof windowRows;
+      windowRows = statements.windows.all(windowMatch, rowids.first, rowids.last, depth) as typeof windowRows;
       for (const row of windowRows) {
         for (let position = row.start; position < row.start + windowSize; position += 1) {
           const key = `${position}\u0000${row.file}`;

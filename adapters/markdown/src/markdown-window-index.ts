@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { RowidAllocator } from './markdown-company-rowids';
 
 /** Records per window. */
 export const windowSize = 5;
@@ -15,12 +16,12 @@ export const windowStride = 3;
 export class WindowIndex {
   private readonly statements;
 
-  constructor(database: Database.Database) {
+  constructor(private readonly database: Database.Database) {
     this.statements = {
       windowsFrom: database.prepare('SELECT rowid FROM windows WHERE file = ? AND start >= ?'),
       deleteFrom: database.prepare('DELETE FROM windows WHERE file = ? AND start >= ?'),
       deleteFts: database.prepare('DELETE FROM windows_fts WHERE rowid = ?'),
-      insertWindow: database.prepare('INSERT INTO windows (file, start) VALUES (?, ?)'),
+      insertWindow: database.prepare('INSERT INTO windows (rowid, file, start) VALUES (?, ?, ?)'),
       insertFts: database.prepare('INSERT INTO windows_fts (rowid, scope, body) VALUES (?, ?, ?)'),
       textsBetween: database.prepare('SELECT position, searchable, section FROM records WHERE file = ? AND position >= ? AND position < ?'),
     };
@@ -36,8 +37,9 @@ export class WindowIndex {
    * Re-creates the windows of a file from the first one that reaches `firstChanged`. `changed`
    * holds the searchable text (or '' for records query must not return) of every record from
    * `firstChanged` on; the few records before it that those windows also cover are read from the index.
+   * The windows take their rowids from the block of `companyId`, the company of the file.
    */
-  refresh(file: string, scopeTokens: string, firstChanged: number, changed: ReadonlyArray<string>): void {
+  refresh(file: string, companyId: string, scopeTokens: string, firstChanged: number, changed: ReadonlyArray<string>): void {
     const firstStart = Math.max(0, Math.ceil((firstChanged - windowSize + 1) / windowStride) * windowStride);
     this.removeFrom(file, firstStart);
     const texts: string[] = [];
@@ -51,10 +53,12 @@ export class WindowIndex {
       texts[firstChanged - firstStart + index] = text;
     });
     const count = firstChanged + changed.length;
+    const rowids = new RowidAllocator(this.database, 'windows');
     for (let start = firstStart; start < count; start += windowStride) {
       const body = texts.slice(start - firstStart, start - firstStart + windowSize).filter((text) => text !== undefined && text !== '').join('\n');
       if (body === '') continue;
-      const rowid = Number(this.statements.insertWindow.run(file, start).lastInsertRowid);
+      const rowid = rowids.take(companyId);
+      this.statements.insertWindow.run(rowid, file, start);
       this.statements.insertFts.run(rowid, scopeTokens, body);
     }
   }
