@@ -16,7 +16,7 @@ describe('PII detection', () => {
     expect(detectPii(text)).toEqual({ risk: 2, kinds: expect.arrayContaining([kind]) });
   });
 
-  it.each(['mail [REDACTED] later', 'card **** **** **** 1111', 'ssn xxx-xx-6789'])('gives masked PII risk 1: %s', (text) => {
+  it.each(['mail [REDACTED] later', 'card **** **** **** 1111', 'ssn xxx-xx-6789', 'reach me at x**@example.org', 'name <REDACTED> here', 'card XXXX-XXXX-XXXX 4242'])('gives masked PII risk 1: %s', (text) => {
     expect(detectPii(text).risk).toBe(1);
   });
 

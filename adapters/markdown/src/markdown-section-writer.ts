@@ -17,6 +17,18 @@ function jsonField(name: string, value: unknown): string {
   return `- ${name}: ${stableStringify(value)}`;
 }
 
+const scopeJson = new WeakMap<MemoryScope, string>();
+
+/** The scope field; the sections of a batch share one scope object, so it is rendered once. */
+function scopeField(scope: MemoryScope): string {
+  let json = scopeJson.get(scope);
+  if (json === undefined) {
+    json = stableStringify(scope);
+    scopeJson.set(scope, json);
+  }
+  return `- scope: ${json}`;
+}
+
 function plainField(name: string, value: string | number): string {
   return `- ${name}: ${value}`;
 }
@@ -33,7 +45,7 @@ export function renderSection(section: MarkdownSection): string {
       plainField('version', section.version),
       jsonField('created_at', section.createdAt),
       jsonField('updated_at', section.updatedAt),
-      jsonField('scope', section.scope),
+      scopeField(section.scope),
     );
     if (section.source !== undefined) lines.push(jsonField('source', section.source));
     if (section.summary !== undefined) lines.push(jsonField('summary', section.summary));
@@ -47,7 +59,7 @@ export function renderSection(section: MarkdownSection): string {
   } else {
     lines.push(
       jsonField('created_at', section.createdAt),
-      jsonField('scope', section.scope),
+      scopeField(section.scope),
       plainField('content_hash', `sha256:${section.contentHash}`),
     );
     if (section.source !== undefined) lines.push(jsonField('source', section.source));
