@@ -2,8 +2,14 @@
 export function stableStringify(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, entry]) => entry !== undefined)
-    .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
-  return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${stableStringify(entry)}`).join(',')}}`;
+  const record = value as Record<string, unknown>;
+  // A loop over sorted keys, without entry pairs: cursors canonicalise a scope on every page.
+  const keys = Object.keys(record).sort();
+  let text = '{';
+  for (const key of keys) {
+    const entry = record[key];
+    if (entry === undefined) continue;
+    text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${stableStringify(entry)}`;
+  }
+  return `${text}}`;
 }

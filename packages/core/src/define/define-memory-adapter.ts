@@ -5,12 +5,14 @@ import { MemoryScopeViolationError } from '../errors/memory-scope-violation-erro
 import { UnsupportedCapabilityError } from '../errors/unsupported-capability-error';
 import type { MemoryAdapter } from '../memory-adapter/v1/memory-adapter-v1';
 import type { MemoryAdapterCapabilities } from '../memory-adapter/v1/memory-adapter-v1-capabilities';
-import type { MemoryRecordHandle } from '../memory-adapter/v1/memory-adapter-v1-records';
+import type { MemoryContextBundle, MemoryListPage, MemoryRecordHandle } from '../memory-adapter/v1/memory-adapter-v1-records';
 import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
 import type { MemorySourceRef } from '../memory-adapter/v1/memory-adapter-v1-source';
 import type { MemoryUsage } from '../memory-adapter/v1/memory-adapter-v1-usage';
 import type { MemoryWarning } from '../memory-adapter/v1/memory-adapter-v1-warning';
-import { parseSnippets } from '../schemas/parse-snippets';
+import { copyValidReport } from '../schemas/envelope-fast-path';
+import { parseScopedSnippets } from '../schemas/parse-snippets';
+import { copyValidListRequest, copyValidQueryRequest, copyValidScope } from '../schemas/request-fast-path';
 import { parseInput, parseProviderResult } from '../schemas/parse-with-schema';
 import * as requests from '../schemas/request-schemas';
 import * as results from '../schemas/result-schemas';
@@ -22,6 +24,42 @@ import type { MemoryAdapterImplementation } from './memory-adapter-implementatio
 interface Reported {
   usage?: MemoryUsage[];
   warnings?: MemoryWarning[];
+}
+
+type QueryEnvelope = Omit<z.output<typeof results.memoryContextBundleSchema>, 'snippets'> & { snippets: unknown[] };
+type ListEnvelope = Omit<z.output<typeof results.memoryListPageSchema>, 'items'> & { items: unknown[] };
+
+function hasArray<Field extends string>(raw: unknown, field: Field): raw is Record<Field, unknown[]> {
+  return typeof raw === 'object' && raw !== null && Array.isArray((raw as Record<string, unknown>)[field]);
+}
+
+/*
+ * Query and list results: the usage and warnings (`copyValidReport`) and the snippets
+ * (`parseScopedSnippets`) are checked by hand, zod only runs to name what is wrong. The
+ * snippet array is taken as is here, then replaced by its checked copies.
+ */
+function parseQueryEnvelope(raw: unknown, description: string): QueryEnvelope {
+  const report = hasArray(raw, 'snippets') ? copyValidReport(raw) : undefined;
+  const profileSummary = report === undefined ? undefined : (raw as Record<string, unknown>).profileSummary;
+  if (report === undefined || (profileSummary !== undefined && typeof profileSummary !== 'string')) {
+    const { snippets, ...envelope } = parseProviderResult(results.memoryContextBundleShellSchema, raw, description);
+    return { ...envelope, snippets };
+  }
+  const envelope: QueryEnvelope = { ...report, snippets: (raw as Record<'snippets', unknown[]>).snippets };
+  if (profileSummary !== undefined) envelope.profileSummary = profileSummary;
+  return envelope;
+}
+
+function parseListEnvelope(raw: unknown, description: string): ListEnvelope {
+  const report = hasArray(raw, 'items') ? copyValidReport(raw) : undefined;
+  const nextCursor = report === undefined ? undefined : (raw as Record<string, unknown>).nextCursor;
+  if (report === undefined || (nextCursor !== undefined && (typeof nextCursor !== 'string' || nextCursor === ''))) {
+    const { items, ...envelope } = parseProviderResult(results.memoryListPageShellSchema, raw, description);
+    return { ...envelope, items };
+  }
+  const envelope: ListEnvelope = { ...report, items: (raw as Record<'items', unknown[]>).items };
+  if (nextCursor !== undefined) envelope.nextCursor = nextCursor;
+  return envelope;
 }
 
 function assertSourceInScope(source: MemorySourceRef | undefined, scope: MemoryScope): void {
@@ -51,25 +89,25 @@ export function defineMemoryAdapter(implementation: MemoryAdapterImplementation)
     'capabilities',
   );
   const key = implementation.key;
-  const scopeOf = (scope: unknown) => parseInput(memoryScopeSchema, scope, 'scope', 'scope');
+  const scopeOf = (scope: unknown) => copyValidScope(scope) ?? parseInput(memoryScopeSchema, scope, 'scope', 'scope');
   const handleOf = (handle: unknown) => parseInput(requests.memoryRecordHandleSchema, handle, 'handle', 'handle');
   const isOwnHandle = (handle: MemoryRecordHandle) => handle.providerKey === key;
 
   async function run<Result extends Reported>(
     description: string,
-    schema: z.ZodType,
+    schema: z.ZodType | ((raw: unknown, description: string) => Result),
     call: () => Promise<unknown>,
     extraWarnings: MemoryWarning[] = [],
   ): Promise<Result & { usage: MemoryUsage[]; warnings: MemoryWarning[] }> {
     const started = performance.now();
     const raw = await call();
     const latencyMs = performance.now() - started;
-    const parsed = parseProviderResult(schema, raw, `${key} ${description}`) as Result;
-    return {
-      ...parsed,
-      usage: fillUsage(key, parsed.usage, latencyMs),
-      warnings: [...extraWarnings, ...(parsed.warnings ?? [])],
-    };
+    const parsed =
+      typeof schema === 'function'
+        ? schema(raw, `${key} ${description}`)
+        : (parseProviderResult(schema, raw, `${key} ${description}`) as Result);
+    const warnings = parsed.warnings === undefined || parsed.warnings.length === 0 ? extraWarnings : [...extraWarnings, ...parsed.warnings];
+    return { ...parsed, usage: fillUsage(key, parsed.usage, latencyMs), warnings };
   }
 
   function requireCapability<Operation>(
@@ -108,28 +146,18 @@ export function defineMemoryAdapter(implementation: MemoryAdapterImplementation)
     },
 
     async query(request) {
-      const valid = parseInput(requests.memoryQueryRequestSchema, request, 'query request');
-      const bundle = await run<z.output<typeof results.memoryContextBundleShellSchema>>(
-        'query result',
-        results.memoryContextBundleShellSchema,
-        () => implementation.query(valid),
-        filterWarnings(valid.metadataFilter),
-      );
-      const checked = parseSnippets(bundle.snippets, `${key} query result`, 'snippets');
-      const snippets = dropOutOfScope(checked, valid.scope, bundle.warnings).slice(0, valid.topK ?? 10);
-      return { ...bundle, snippets };
+      const valid = copyValidQueryRequest(request) ?? parseInput(requests.memoryQueryRequestSchema, request, 'query request');
+      const bundle = await run('query result', parseQueryEnvelope, () => implementation.query(valid), filterWarnings(valid.metadataFilter));
+      const checks = { description: `${key} query result`, pathPrefix: 'snippets', limit: valid.topK ?? 10 };
+      bundle.snippets = parseScopedSnippets(bundle.snippets, valid.scope, bundle.warnings, checks);
+      return bundle as MemoryContextBundle;
     },
 
     async list(request) {
-      const valid = parseInput(requests.memoryListRequestSchema, request, 'list request');
-      const page = await run<z.output<typeof results.memoryListPageShellSchema>>(
-        'list result',
-        results.memoryListPageShellSchema,
-        () => implementation.list(valid),
-        filterWarnings(valid.metadataFilter),
-      );
-      const items = parseSnippets(page.items, `${key} list result`, 'items');
-      return { ...page, items: dropOutOfScope(items, valid.scope, page.warnings) };
+      const valid = copyValidListRequest(request) ?? parseInput(requests.memoryListRequestSchema, request, 'list request');
+      const page = await run('list result', parseListEnvelope, () => implementation.list(valid), filterWarnings(valid.metadataFilter));
+      page.items = parseScopedSnippets(page.items, valid.scope, page.warnings, { description: `${key} list result`, pathPrefix: 'items' });
+      return page as MemoryListPage;
     },
 
     async get(handle, scope) {

@@ -35,7 +35,7 @@ export interface CallWithRetryOptions {
   retry?: Partial<RetryPolicy>;
   /** The timeout of each attempt in milliseconds. Default 30000. */
   timeoutMs?: number;
-  /** Aborts the call and any pending retry. */
+  /** Aborts the call and any pending retry; the call then rejects with the signal's reason. */
   signal?: AbortSignal;
   /** Waits between attempts. Tests pass a fake; the default uses a timer. */
   wait?: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
@@ -58,34 +58,61 @@ function defaultWait(milliseconds: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
-async function attemptWithTimeout<Value>(
+/**
+ * One attempt: its own AbortController, ended by the timeout or by the outer signal. One
+ * promise settles on whichever comes first (no `Promise.race` and no second promise), since
+ * this wraps every provider call.
+ */
+function attemptWithTimeout<Value>(
   run: (signal: AbortSignal) => Promise<Value>,
   timeoutMs: number,
   operation: string,
   outer?: AbortSignal,
 ): Promise<Value> {
   const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let abortFromOuter = () => controller.abort(outer?.reason);
-  // The outer abort ends the attempt at once, even when `run` ignores its signal.
-  const timeout = new Promise<never>((_, reject) => {
-    abortFromOuter = () => {
+  return new Promise<Value>((resolve, reject) => {
+    let settled = false;
+    const settle = () => {
+      settled = true;
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', abortFromOuter);
+    };
+    // The outer abort ends the attempt at once, even when `run` ignores its signal.
+    const abortFromOuter = () => {
+      if (settled) return;
+      settle();
       controller.abort(outer?.reason);
       reject(outer?.reason);
     };
-    outer?.addEventListener('abort', abortFromOuter, { once: true });
-    timer = setTimeout(() => {
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settle();
       const error = new MemoryTimeoutError({ timeoutMs, operation });
       controller.abort(error);
       reject(error);
     }, timeoutMs);
+    outer?.addEventListener('abort', abortFromOuter, { once: true });
+    let running: Promise<Value>;
+    try {
+      running = Promise.resolve(run(controller.signal));
+    } catch (error) {
+      settle();
+      reject(error);
+      return;
+    }
+    running.then(
+      (value) => {
+        if (settled) return;
+        settle();
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settle();
+        reject(error);
+      },
+    );
   });
-  try {
-    return await Promise.race([run(controller.signal), timeout]);
-  } finally {
-    clearTimeout(timer);
-    outer?.removeEventListener('abort', abortFromOuter);
-  }
 }
 
 /**

@@ -16,14 +16,27 @@ function isJsonValue(value: unknown, depth: number): boolean {
   if (typeof value === 'number') return Number.isFinite(value);
   if (typeof value !== 'object' || depth > maximumDepth) return false;
   if (Array.isArray(value)) {
-    for (const entry of value) if (!isJsonValue(entry, depth + 1)) return false;
+    for (const entry of value) if (!isJsonEntry(entry, depth + 1)) return false;
     return true;
   }
   if (!isPlainObject(value)) return false;
   for (const key in value) {
-    if (!isJsonValue((value as Record<string, unknown>)[key], depth + 1)) return false;
+    if (!isJsonEntry((value as Record<string, unknown>)[key], depth + 1)) return false;
   }
   return true;
+}
+
+/** `isJsonValue` with the primitives, nearly every entry, decided without a recursive call. */
+function isJsonEntry(entry: unknown, depth: number): boolean {
+  switch (typeof entry) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(entry);
+    default:
+      return entry === null || isJsonValue(entry, depth);
+  }
 }
 
 /**

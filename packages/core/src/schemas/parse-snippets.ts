@@ -1,4 +1,7 @@
 import type { MemorySnippet } from '../memory-adapter/v1/memory-adapter-v1-records';
+import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
+import type { MemoryWarning } from '../memory-adapter/v1/memory-adapter-v1-warning';
+import { findScopeViolation } from '../define/check-result-scope';
 import { parseProviderResult } from './parse-with-schema';
 import { memorySnippetSchema } from './result-schemas';
 import { copyValidSnippet } from './snippet-fast-path';
@@ -14,4 +17,32 @@ export function parseSnippets(values: unknown[], description: string, pathPrefix
       copyValidSnippet(value) ??
       (parseProviderResult(memorySnippetSchema, value, description, `${pathPrefix}.${index}`) as MemorySnippet),
   );
+}
+
+/**
+ * `parseSnippets` and the scope check in one pass: every snippet is validated (a malformed
+ * one fails the result even past `limit`), one outside `scope` is dropped and reported as a
+ * `scope_violation` warning, and at most `limit` are kept.
+ */
+export function parseScopedSnippets(
+  values: unknown[],
+  scope: MemoryScope,
+  warnings: MemoryWarning[],
+  checks: { description: string; pathPrefix: string; limit?: number },
+): MemorySnippet[] {
+  const limit = checks.limit ?? values.length;
+  const kept: MemorySnippet[] = [];
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index];
+    const snippet =
+      copyValidSnippet(value) ??
+      (parseProviderResult(memorySnippetSchema, value, checks.description, `${checks.pathPrefix}.${index}`) as MemorySnippet);
+    const violation = findScopeViolation(snippet, scope);
+    if (violation !== undefined) {
+      warnings.push({ type: 'scope_violation', providerRecordId: snippet.handle.providerRecordId, details: violation });
+    } else if (kept.length < limit) {
+      kept.push(snippet);
+    }
+  }
+  return kept;
 }

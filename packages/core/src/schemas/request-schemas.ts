@@ -56,6 +56,9 @@ export const memoryRecordWriteRequestSchema = z.strictObject({
     .max(maximumRecordsPerWrite, `at most ${maximumRecordsPerWrite} records per call`),
 }) satisfies z.ZodType<MemoryRecordWriteRequest>;
 
+/** Why a query is asked. */
+export const memoryQueryIntentSchema = z.enum(['agent_preamble', 'answer', 'browse']);
+
 export const memoryQueryRequestSchema = z.strictObject({
   bindingKey: identifierSchema,
   scope: memoryScopeSchema,
@@ -64,7 +67,7 @@ export const memoryQueryRequestSchema = z.strictObject({
     .max(10_000)
     .refine((text) => text.trim() !== '', 'must not be empty'),
   topK: z.number().int().min(1).max(maximumTopK).optional(),
-  intent: z.enum(['agent_preamble', 'answer', 'browse']).optional(),
+  intent: memoryQueryIntentSchema.optional(),
   metadataFilter: metadataSchema.optional(),
 }) satisfies z.ZodType<MemoryQueryRequest>;
 

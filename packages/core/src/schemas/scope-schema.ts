@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
 
-/** An identifier: 1 to 256 characters, no control characters (NUL included). */
+/** The pattern of an identifier: 1 to 256 characters, no control characters (NUL included). */
 // eslint-disable-next-line no-control-regex
-export const identifierSchema = z
-  .string()
-  .regex(/^[^\u0000-\u001f\u007f]{1,256}$/, 'must be 1 to 256 characters with no control characters');
+export const identifierPattern = /^[^\u0000-\u001f\u007f]{1,256}$/;
+
+/** An identifier: 1 to 256 characters, no control characters (NUL included). */
+export const identifierSchema = z.string().regex(identifierPattern, 'must be 1 to 256 characters with no control characters');
 
 export const memoryScopeSchema = z.strictObject({
   companyId: identifierSchema,

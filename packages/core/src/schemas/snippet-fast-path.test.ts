@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryScopeFields } from '../memory-adapter/v1/memory-adapter-v1-scope';
 import { memorySnippetSchema } from './result-schemas';
 import { copyValidSnippet } from './snippet-fast-path';
 
@@ -61,7 +62,26 @@ const variants: Array<[string, unknown]> = [
   ['metadata nested too deep', { ...valid, metadata: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) }],
 ];
 
+const sourceReferenceFields = ['issueId', 'commentId', 'documentKey', 'runId', 'activityId', 'externalRef'];
+const fullScope = Object.fromEntries(memoryScopeFields.map((field) => [field, `${field}-value`]));
+const fullSource = { kind: 'run', companyId: 'c1', ...Object.fromEntries(sourceReferenceFields.map((field) => [field, `${field}-value`])) };
+
+// Every field one by one, so a field the hand-written check forgets is caught.
+const perField: Array<[string, unknown]> = [
+  ['a scope with every field', { ...valid, scope: fullScope }],
+  ['a source with every field', { ...valid, source: fullSource }],
+  ...memoryScopeFields.map((field): [string, unknown] => [`scope.${field} as a number`, { ...valid, scope: { ...fullScope, [field]: 1 } }]),
+  ...sourceReferenceFields.map((field): [string, unknown] => [`source.${field} as a number`, { ...valid, source: { ...fullSource, [field]: 1 } }]),
+];
+
 describe('copyValidSnippet', () => {
+  it.each(perField)('agrees with memorySnippetSchema on %s', (_name, input) => {
+    const zod = memorySnippetSchema.safeParse(input);
+    const fast = copyValidSnippet(input);
+    expect(fast !== undefined).toBe(zod.success);
+    if (zod.success) expect(fast).toEqual(zod.data);
+  });
+
   it.each(variants)('agrees with memorySnippetSchema on %s', (_name, input) => {
     const zod = memorySnippetSchema.safeParse(input);
     const fast = copyValidSnippet(input);

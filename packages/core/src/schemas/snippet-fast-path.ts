@@ -1,4 +1,4 @@
-import { memoryScopeFields, type MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
+import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
 import type { MemorySnippet } from '../memory-adapter/v1/memory-adapter-v1-records';
 import type { MemorySourceRef } from '../memory-adapter/v1/memory-adapter-v1-source';
 import { isJsonObject } from './json-value-schema';
@@ -12,7 +12,6 @@ import { memorySourceKindSchema } from './source-schema';
  */
 
 const sourceKinds: ReadonlySet<string> = new Set(memorySourceKindSchema.options);
-const sourceReferenceFields = ['issueId', 'commentId', 'documentKey', 'runId', 'activityId', 'externalRef'] as const;
 const invalid = Symbol('invalid');
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -23,15 +22,32 @@ function optionalString(value: unknown): boolean {
   return value === undefined || typeof value === 'string';
 }
 
+// Fields are spelled out rather than looped over: named reads stay monomorphic, and this
+// runs for every snippet. The agreement test covers every scope and source field.
+
 function copyScope(value: unknown): MemoryScope | undefined | typeof invalid {
   if (value === undefined) return undefined;
   if (!isObject(value) || typeof value.companyId !== 'string') return invalid;
-  const scope: MemoryScope = { companyId: value.companyId };
-  for (const field of memoryScopeFields) {
-    const entry = value[field];
-    if (!optionalString(entry)) return invalid;
-    if (entry !== undefined) scope[field] = entry as string;
+  const { agentId, projectId, issueId, runId, subjectId, sessionKey, namespace } = value;
+  if (
+    !optionalString(agentId) ||
+    !optionalString(projectId) ||
+    !optionalString(issueId) ||
+    !optionalString(runId) ||
+    !optionalString(subjectId) ||
+    !optionalString(sessionKey) ||
+    !optionalString(namespace)
+  ) {
+    return invalid;
   }
+  const scope: MemoryScope = { companyId: value.companyId };
+  if (agentId !== undefined) scope.agentId = agentId as string;
+  if (projectId !== undefined) scope.projectId = projectId as string;
+  if (issueId !== undefined) scope.issueId = issueId as string;
+  if (runId !== undefined) scope.runId = runId as string;
+  if (subjectId !== undefined) scope.subjectId = subjectId as string;
+  if (sessionKey !== undefined) scope.sessionKey = sessionKey as string;
+  if (namespace !== undefined) scope.namespace = namespace as string;
   return scope;
 }
 
@@ -39,12 +55,24 @@ function copySource(value: unknown): MemorySourceRef | undefined | typeof invali
   if (value === undefined) return undefined;
   if (!isObject(value) || typeof value.kind !== 'string' || !sourceKinds.has(value.kind)) return invalid;
   if (typeof value.companyId !== 'string') return invalid;
-  const source = { kind: value.kind, companyId: value.companyId } as MemorySourceRef;
-  for (const field of sourceReferenceFields) {
-    const entry = value[field];
-    if (!optionalString(entry)) return invalid;
-    if (entry !== undefined) source[field] = entry as string;
+  const { issueId, commentId, documentKey, runId, activityId, externalRef } = value;
+  if (
+    !optionalString(issueId) ||
+    !optionalString(commentId) ||
+    !optionalString(documentKey) ||
+    !optionalString(runId) ||
+    !optionalString(activityId) ||
+    !optionalString(externalRef)
+  ) {
+    return invalid;
   }
+  const source = { kind: value.kind, companyId: value.companyId } as MemorySourceRef;
+  if (issueId !== undefined) source.issueId = issueId as string;
+  if (commentId !== undefined) source.commentId = commentId as string;
+  if (documentKey !== undefined) source.documentKey = documentKey as string;
+  if (runId !== undefined) source.runId = runId as string;
+  if (activityId !== undefined) source.activityId = activityId as string;
+  if (externalRef !== undefined) source.externalRef = externalRef as string;
   return source;
 }
 

@@ -52,6 +52,11 @@ describe('normalizeScope', () => {
     expect(JSON.stringify(left)).toBe(JSON.stringify(right));
   });
 
+  it('keeps every scope field', () => {
+    const full = Object.fromEntries(memoryScopeFields.map((field) => [field, `${field}-value`])) as unknown as MemoryScope;
+    expect(Object.keys(normalizeScope({ ...full }))).toEqual([...memoryScopeFields]);
+  });
+
   it('returns a copy and leaves the input alone', () => {
     const input: MemoryScope = { companyId: 'company-a', agentId: undefined };
     const normalized = normalizeScope(input);

@@ -1,0 +1,100 @@
+import type { MemoryListRequest, MemoryQueryRequest } from '../memory-adapter/v1/memory-adapter-v1-requests';
+import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
+import { isJsonObject } from './json-value-schema';
+import { maximumListLimit, maximumTopK, memoryQueryIntentSchema } from './request-schemas';
+import { identifierPattern } from './scope-schema';
+
+/*
+ * Every query and list passes request validation, and the zod schemas cost tens of
+ * microseconds per call there (strict objects, regexes, refinements), more than a hosted
+ * adapter's whole mapping of a page. These checks accept exactly what the schemas in
+ * `request-schemas.ts` and `scope-schema.ts` accept and copy as zod does; when one says no,
+ * the caller runs zod, which produces the error naming the field. A test holds each pair
+ * to agreement on valid and broken inputs.
+ */
+
+const queryIntents: ReadonlySet<unknown> = new Set(memoryQueryIntentSchema.options);
+const scopeKeys: ReadonlySet<string> = new Set(['companyId', 'agentId', 'projectId', 'issueId', 'runId', 'subjectId', 'sessionKey', 'namespace']);
+const queryKeys: ReadonlySet<string> = new Set(['bindingKey', 'scope', 'query', 'topK', 'intent', 'metadataFilter']);
+const listKeys: ReadonlySet<string> = new Set(['bindingKey', 'scope', 'cursor', 'limit', 'metadataFilter']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isIdentifier(value: unknown): value is string {
+  return typeof value === 'string' && identifierPattern.test(value);
+}
+
+function optionalIdentifier(value: unknown): boolean {
+  return value === undefined || isIdentifier(value);
+}
+
+/** Whether every own key is one of `known`: strict objects refuse any other, even when undefined. */
+function hasOnlyKeys(value: Record<string, unknown>, known: ReadonlySet<string>): boolean {
+  for (const key in value) if (!known.has(key)) return false;
+  return true;
+}
+
+function isCount(value: unknown, maximum: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= maximum;
+}
+
+/** A checked copy of a request scope (`memoryScopeSchema`), or undefined when zod must say why not. */
+export function copyValidScope(value: unknown): MemoryScope | undefined {
+  if (!isRecord(value) || !isIdentifier(value.companyId) || !hasOnlyKeys(value, scopeKeys)) return undefined;
+  const { agentId, projectId, issueId, runId, subjectId, sessionKey, namespace } = value;
+  if (
+    !optionalIdentifier(agentId) ||
+    !optionalIdentifier(projectId) ||
+    !optionalIdentifier(issueId) ||
+    !optionalIdentifier(runId) ||
+    !optionalIdentifier(subjectId) ||
+    !optionalIdentifier(sessionKey) ||
+    !optionalIdentifier(namespace)
+  ) {
+    return undefined;
+  }
+  const scope: MemoryScope = { companyId: value.companyId };
+  if (agentId !== undefined) scope.agentId = agentId as string;
+  if (projectId !== undefined) scope.projectId = projectId as string;
+  if (issueId !== undefined) scope.issueId = issueId as string;
+  if (runId !== undefined) scope.runId = runId as string;
+  if (subjectId !== undefined) scope.subjectId = subjectId as string;
+  if (sessionKey !== undefined) scope.sessionKey = sessionKey as string;
+  if (namespace !== undefined) scope.namespace = namespace as string;
+  return scope;
+}
+
+/** A checked copy of a query request (`memoryQueryRequestSchema`), or undefined when zod must say why not. */
+export function copyValidQueryRequest(value: unknown): MemoryQueryRequest | undefined {
+  if (!isRecord(value) || !isIdentifier(value.bindingKey) || !hasOnlyKeys(value, queryKeys)) return undefined;
+  const { query, topK, intent, metadataFilter } = value;
+  if (typeof query !== 'string' || query.length > 10_000 || query.trim() === '') return undefined;
+  if (topK !== undefined && !isCount(topK, maximumTopK)) return undefined;
+  if (intent !== undefined && !queryIntents.has(intent)) return undefined;
+  if (metadataFilter !== undefined && !isJsonObject(metadataFilter)) return undefined;
+  const scope = copyValidScope(value.scope);
+  if (scope === undefined) return undefined;
+  const request: MemoryQueryRequest = { bindingKey: value.bindingKey, scope, query };
+  if (topK !== undefined) request.topK = topK as number;
+  if (intent !== undefined) request.intent = intent as MemoryQueryRequest['intent'];
+  if (metadataFilter !== undefined) request.metadataFilter = metadataFilter as Record<string, unknown>;
+  return request;
+}
+
+/** A checked copy of a list request (`memoryListRequestSchema`), or undefined when zod must say why not. */
+export function copyValidListRequest(value: unknown): MemoryListRequest | undefined {
+  if (!isRecord(value) || !isIdentifier(value.bindingKey) || !hasOnlyKeys(value, listKeys)) return undefined;
+  const { cursor, limit, metadataFilter } = value;
+  if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length < 1 || cursor.length > 4096)) return undefined;
+  if (limit !== undefined && !isCount(limit, maximumListLimit)) return undefined;
+  if (metadataFilter !== undefined && !isJsonObject(metadataFilter)) return undefined;
+  const scope = copyValidScope(value.scope);
+  if (scope === undefined) return undefined;
+  const request: MemoryListRequest = { bindingKey: value.bindingKey, scope };
+  if (cursor !== undefined) request.cursor = cursor as string;
+  if (limit !== undefined) request.limit = limit as number;
+  if (metadataFilter !== undefined) request.metadataFilter = metadataFilter as Record<string, unknown>;
+  return request;
+}
