@@ -118,8 +118,8 @@ async function listByOffset(walk: Walk, offset: number, binding: CursorBinding):
 /**
  * `list`: a keyset walk over mem0's `getAll`. The position travels in a signed core cursor
  * bound to the scope and the metadata filter. Each page asks mem0 for the records at or
- * beyond the position's `created_at` (page 1, at most 200, the limit plus the records to
- * skip plus one), drops those already examined, and returns up to `limit`. Records added,
+ * beyond the position's `created_at` (page 1, at most 200: the limit plus the records to
+ * skip), drops those already examined, and returns up to `limit`. Records added,
  * changed or forgotten during the walk never shift it, so no record is skipped or repeated.
  */
 export async function listMem0Memories(context: Mem0AdapterContext, request: MemoryListRequest): Promise<MemoryListPage> {
@@ -130,7 +130,8 @@ export async function listMem0Memories(context: Mem0AdapterContext, request: Mem
   if (position?.kind === 'offset') return listByOffset(walk, position.offset, binding);
 
   const seen = new Set(position?.seen ?? []);
-  const pageSize = Math.min(mem0MaximumPageSize, walk.limit + seen.size + 1);
+  // No extra record to learn whether more follow: mem0's `next` says so.
+  const pageSize = Math.min(mem0MaximumPageSize, walk.limit + seen.size);
   const taken: Mem0Memory[] = [];
   let direction: Direction | undefined = position?.direction;
   let lastExamined: Mem0Memory | undefined;

@@ -67,7 +67,7 @@ describe('the read and change requests the mem0 adapter sends', () => {
           },
           "query": {
             "page": "1",
-            "page_size": "3",
+            "page_size": "2",
           },
         },
         {
@@ -97,7 +97,7 @@ describe('the read and change requests the mem0 adapter sends', () => {
           },
           "query": {
             "page": "1",
-            "page_size": "3",
+            "page_size": "2",
           },
         },
         {
@@ -124,7 +124,7 @@ describe('the read and change requests the mem0 adapter sends', () => {
                 },
                 {
                   "created_at": {
-                    "gte": "2026-01-15T10:30:00.250123-07:00",
+                    "gt": "2026-01-15T10:30:00.250123-07:00",
                   },
                 },
               ],
@@ -132,7 +132,42 @@ describe('the read and change requests the mem0 adapter sends', () => {
           },
           "query": {
             "page": "1",
-            "page_size": "5",
+            "page_size": "1",
+          },
+        },
+        {
+          "body": {
+            "filters": {
+              "AND": [
+                {
+                  "app_id": "acme",
+                },
+                {
+                  "metadata": {
+                    "memplane_agent": "planner",
+                  },
+                },
+                {
+                  "metadata": {
+                    "memplane_run": "run-7",
+                  },
+                },
+                {
+                  "metadata": {
+                    "memplane_subject": "alice",
+                  },
+                },
+                {
+                  "created_at": {
+                    "lte": "2026-01-15T10:30:00.250123-07:00",
+                  },
+                },
+              ],
+            },
+          },
+          "query": {
+            "page": "1",
+            "page_size": "4",
           },
         },
       ]

@@ -23,7 +23,8 @@ function readSource(stored: unknown): MemorySourceRef | undefined {
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return undefined;
   const source = stored as Record<string, unknown>;
   if (!sourceKinds.has(source.kind) || typeof source.companyId !== 'string') return undefined;
-  for (const field of Object.keys(source)) {
+  // for-in rather than Object.keys: no key array per record (JSON objects inherit no keys).
+  for (const field in source) {
     if (!sourceFields.has(field) || typeof source[field] !== 'string') return undefined;
   }
   return source as unknown as MemorySourceRef;

@@ -86,12 +86,28 @@ export function toScopeFilterClauses(scope: MemoryScope): Mem0FilterClause[] {
   return clauses;
 }
 
-/** Rebuilds the scope a memory was written under from its `app_id` and metadata. */
+/**
+ * Rebuilds the scope a memory was written under from its `app_id` and metadata. The keys
+ * are spelled out because this runs for every record of every page; the scope-mapping
+ * tests round-trip every field of `mem0ScopeMetadataKeys`.
+ */
 export function fromMem0Scope(appId: string, metadata: Record<string, unknown>): MemoryScope {
   const scope: MemoryScope = { companyId: appId };
-  for (const field of belowCompany) {
-    const value = metadata[mem0ScopeMetadataKeys[field]];
-    if (typeof value === 'string') scope[field] = value;
-  }
+  const {
+    memplane_agent: agentId,
+    memplane_project: projectId,
+    memplane_issue: issueId,
+    memplane_run: runId,
+    memplane_subject: subjectId,
+    memplane_session: sessionKey,
+    memplane_namespace: namespace,
+  } = metadata;
+  if (typeof agentId === 'string') scope.agentId = agentId;
+  if (typeof projectId === 'string') scope.projectId = projectId;
+  if (typeof issueId === 'string') scope.issueId = issueId;
+  if (typeof runId === 'string') scope.runId = runId;
+  if (typeof subjectId === 'string') scope.subjectId = subjectId;
+  if (typeof sessionKey === 'string') scope.sessionKey = sessionKey;
+  if (typeof namespace === 'string') scope.namespace = namespace;
   return scope;
 }
