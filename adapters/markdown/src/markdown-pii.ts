@@ -34,6 +34,8 @@ const maskedPatterns: ReadonlyArray<RegExp> = [
   /<redacted>/i,
 ];
 
+const possiblePii = /[\d@[<]|sk-|AKIA|gh[pousr]_|xox[abpr]-|AIza|glpat-/;
+
 function passesLuhn(digits: string): boolean {
   if (digits.length < 13 || digits.length > 19) return false;
   let sum = 0;
@@ -62,6 +64,8 @@ export interface PiiFinding {
  * Raw PII gives risk 2; masked or redacted forms (`[REDACTED]`, `****1234`) give risk 1.
  */
 export function detectPii(text: string): PiiFinding {
+  // Every pattern, raw or masked, needs a digit, "@", "[", "<" or a key prefix; one scan rules most text out.
+  if (!possiblePii.test(text)) return { risk: 0, kinds: [] };
   const kinds: string[] = [];
   let digits = 0;
   for (let index = 0; index < text.length; index += 1) {

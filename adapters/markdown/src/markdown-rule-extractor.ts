@@ -41,7 +41,13 @@ const cueFirstWords = [
   'maybe', 'might', 'probably', 'perhaps', 'possibly', 'seem', 'seems', 'likely',
   'deadline', 'version', 'released', 'deploy', 'deploys', 'deployed', 'on',
 ];
-const possibleCue = new RegExp(`\\b(?:${cueFirstWords.join('|')})\\b|\\d|^\\s*[-*]`, 'i');
+/** The words grouped by first letter (`a(?:lways|re|…)`), so the scan tests each word start once per letter, not once per word. */
+function wordsPattern(words: ReadonlyArray<string>): string {
+  const byFirstLetter = new Map<string, string[]>();
+  for (const word of words) byFirstLetter.set(word[0] as string, [...(byFirstLetter.get(word[0] as string) ?? []), word.slice(1)]);
+  return [...byFirstLetter].map(([letter, rests]) => `${letter}(?:${rests.join('|')})`).join('|');
+}
+const possibleCue = new RegExp(`\\b(?:${wordsPattern(cueFirstWords)})\\b|\\d|^\\s*[-*]`, 'i');
 
 /** The kind of a sentence with no cue: a free-form note, approved at the note threshold. */
 const fallback = { kind: 'note' as const, confidence: 0.6 };

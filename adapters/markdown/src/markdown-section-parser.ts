@@ -54,6 +54,16 @@ const knownResourceFields = new Set(['created_at', 'scope', 'content_hash', 'sou
 const metadataSchema = z.record(z.string(), z.unknown());
 const evidenceSchema = z.array(z.strictObject({ resourceId: z.string().min(1), quote: z.string().optional() }));
 
+/**
+ * The metadata field: an object that JSON.parse made is already a valid record and is kept as it
+ * is (a rebuild parses one per section); anything else goes through the schema, which rejects it.
+ */
+function parseMetadata(value: unknown): { success: true; data: Record<string, unknown> } | { success: false } {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { success: true, data: value as Record<string, unknown> };
+  const parsed = metadataSchema.safeParse(value);
+  return parsed.success ? { success: true, data: parsed.data } : { success: false };
+}
+
 function isClosingFence(line: string, fence: string): boolean {
   const trimmed = line.replace(/^ {0,3}/, '').trimEnd();
   return trimmed.length >= fence.length && trimmed === (fence[0] as string).repeat(trimmed.length);
@@ -185,7 +195,7 @@ function buildSection(
     ? cached(cache.sources, rawField('source'), () => memorySourceRefSchema.safeParse(values.get('source')))
     : undefined;
   if (source !== undefined && !source.success) return fail('its source is not a valid source ref');
-  const metadata = values.has('metadata') ? metadataSchema.safeParse(values.get('metadata')) : undefined;
+  const metadata = values.has('metadata') ? parseMetadata(values.get('metadata')) : undefined;
   if (metadata !== undefined && !metadata.success) return fail('its metadata is not an object');
   const text = raw.text;
   const createdAt = typeof values.get('created_at') === 'string' ? (values.get('created_at') as string) : defaultTime;
@@ -232,7 +242,8 @@ function buildMemory(
     const value = values.get(name);
     return typeof value === 'string' && value !== '' ? value : undefined;
   };
-  const evidence = evidenceSchema.safeParse(values.get('evidence'));
+  // Most sections have no evidence; a failed parse builds an error object, so absent evidence is not parsed.
+  const evidence = values.has('evidence') ? evidenceSchema.safeParse(values.get('evidence')) : undefined;
   const useCount = values.get('use_count');
   const optional = {
     summary: optionalString('summary'),
@@ -240,7 +251,7 @@ function buildMemory(
     supersededBy: optionalString('superseded_by'),
     reason: optionalString('reason'),
     expiresAt: optionalString('expires_at'),
-    evidence: values.has('evidence') && evidence.success ? (evidence.data as MemoryEvidence[]) : undefined,
+    evidence: evidence?.success === true ? (evidence.data as MemoryEvidence[]) : undefined,
     useCount: typeof useCount === 'number' && Number.isInteger(useCount) && useCount >= 0 ? useCount : undefined,
   };
   return {

@@ -8,6 +8,7 @@ import { sectionHeadingWords, type MarkdownSection } from './markdown-section';
  * section or forge another record's fields.
  */
 export function fenceFor(text: string): string {
+  if (!text.includes('~')) return '~~~';
   let longest = 0;
   for (const run of text.matchAll(/~+/g)) longest = Math.max(longest, run[0].length);
   return '~'.repeat(Math.max(3, longest + 1));
