@@ -14,8 +14,4 @@ describeMemoryAdapterConformance({
   createPeerAdapter: () => createTestAdapter(fake),
   waitForConsistency: () => fake.drain(),
   faults: testServer.faults,
-  skip: {
-    'capabilities.profile.declared-on':
-      'mem0 keeps profiles for user entities only and builds them asynchronously; the rule profiles a company-wide scope, which has no mem0 user. mem0-profile.test.ts covers a subject scope.',
-  },
 });
