@@ -60,8 +60,9 @@ const scopeColumnOf: Record<string, string> = {
 };
 
 interface SearchStatements {
-  records: Database.Statement;
-  windows: Database.Statement;
+  /** By depth: a bound LIMIT inside the FTS subquery made SQLite prepare the statement again on every run. */
+  records: Map<number, Database.Statement>;
+  windows: Map<number, Database.Statement>;
   atPosition: Database.Statement;
 }
 
@@ -71,21 +72,41 @@ function statementsOf(database: Database.Database): SearchStatements {
   let statements = statementCache.get(database);
   if (statements === undefined) {
     statements = {
-      records: database.prepare(
-        `SELECT f.rank AS rank, r.file AS file, r.position AS position
-         FROM (SELECT rowid, bm25(records_fts, 0, ?, ?) AS rank FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ?) AS f
-         JOIN records AS r ON r.rowid = f.rowid`,
-      ),
-      windows: database.prepare(
-        `SELECT f.rank AS rank, w.file AS file, w.start AS start
-         FROM (SELECT rowid, bm25(windows_fts, 0, 1) AS rank FROM windows_fts WHERE windows_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ?) AS f
-         JOIN windows AS w ON w.rowid = f.rowid`,
-      ),
+      records: new Map(),
+      windows: new Map(),
       atPosition: database.prepare('SELECT searchable, section FROM records WHERE file = ? AND position = ?'),
     };
     statementCache.set(database, statements);
   }
   return statements;
+}
+
+function recordsStatement(database: Database.Database, statements: SearchStatements, depth: number): Database.Statement {
+  let statement = statements.records.get(depth);
+  if (statement === undefined) {
+    if (statements.records.size > 16) statements.records.clear();
+    statement = database.prepare(
+      `SELECT f.rank AS rank, r.file AS file, r.position AS position
+       FROM (SELECT rowid, bm25(records_fts, 0, ?, ?) AS rank FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ${depth}) AS f
+       JOIN records AS r ON r.rowid = f.rowid`,
+    );
+    statements.records.set(depth, statement);
+  }
+  return statement;
+}
+
+function windowsStatement(database: Database.Database, statements: SearchStatements, depth: number): Database.Statement {
+  let statement = statements.windows.get(depth);
+  if (statement === undefined) {
+    if (statements.windows.size > 16) statements.windows.clear();
+    statement = database.prepare(
+      `SELECT f.rank AS rank, w.file AS file, w.start AS start
+       FROM (SELECT rowid, bm25(windows_fts, 0, 1) AS rank FROM windows_fts WHERE windows_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ${depth}) AS f
+       JOIN windows AS w ON w.rowid = f.rowid`,
+    );
+    statements.windows.set(depth, statement);
+  }
+  return statement;
 }
 
 function isVisible(section: MemoryRecordSection, options: SearchOptions): boolean {
@@ -121,11 +142,11 @@ export function searchLexical(database: Database.Database, scope: MemoryScope, q
   // Filters that SQL does not see (expiry, metadata, scope of hand-moved sections) can drop hits, so widen until enough survive.
   for (let depth = Math.max(options.limit * 4, 40); ; depth *= 4) {
     const candidates = new Map<string, Candidate>();
-    const recordRows = statements.records.all(body, metadata, recordMatch, rowids.first, rowids.last, depth) as Array<{ rank: number; file: string; position: number }>;
+    const recordRows = recordsStatement(database, statements, depth).all(body, metadata, recordMatch, rowids.first, rowids.last) as Array<{ rank: number; file: string; position: number }>;
     for (const row of recordRows) candidates.set(`${row.position}\u0000${row.file}`, { file: row.file, position: row.position, own: -row.rank, window: 0 });
     let windowRows: Array<{ rank: number; file: string; start: number }> = [];
     if (context > 0) {
-      windowRows = statements.windows.all(windowMatch, rowids.first, rowids.last, depth) as typeof windowRows;
+      windowRows = windowsStatement(database, statements, depth).all(windowMatch, rowids.first, rowids.last) as typeof windowRows;
       for (const row of windowRows) {
         for (let position = row.start; position < row.start + windowSize; position += 1) {
           const key = `${position}\u0000${row.file}`;
