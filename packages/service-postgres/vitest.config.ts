@@ -6,6 +6,7 @@ const source = (path: string) => new URL(`../../${path}`, import.meta.url).pathn
 // The service and the markdown adapter are not in the shared alias table yet; tests import them from source too.
 const postgresSourceAliases: Record<string, string> = {
   '@memplane/service/testing': source('packages/service/src/testing.ts'),
+  '@memplane/service/store-support': source('packages/service/src/store-support.ts'),
   '@memplane/service': source('packages/service/src/index.ts'),
   '@memplane/markdown': source('adapters/markdown/src/index.ts'),
   ...workspaceSourceAliases,

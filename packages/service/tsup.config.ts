@@ -4,7 +4,8 @@ import { libraryPreset } from '../../internal/tsconfig/tsup-preset';
 const preset = libraryPreset(process.cwd());
 
 export default defineConfig([
-  { ...preset, entry: ['src/index.ts'] },
+  // The store support is a subpath of its own: what store packages share, kept out of the main entry.
+  { ...preset, entry: ['src/index.ts', 'src/store-support.ts'] },
   {
     ...preset,
     entry: ['src/testing.ts'],

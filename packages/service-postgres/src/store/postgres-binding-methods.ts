@@ -1,7 +1,21 @@
 import { MemoryConflictError, MemoryValidationError } from '@memplane/core';
 import type { MemoryActivityEntry, MemoryServiceStore } from '@memplane/service';
 import { constraintOf, sqlStateOf, toStoreError, type PostgresConnection, type Queryable } from './postgres-connection';
-import { activityColumns, activityToRecord, bindingColumns, bindingValues, recordsetInsert, rowToBinding, rowToTarget, type Row } from './postgres-rows';
+import {
+  activityColumns,
+  activityValues,
+  bindingColumns,
+  bindingValues,
+  jsonParsedCodec,
+  rowToBinding as toBinding,
+  rowToTarget,
+  type StoreRow,
+} from '@memplane/service/store-support';
+import { batchInsertSql, batchParametersOf } from './postgres-batch-insert';
+
+type Row = StoreRow;
+const rowToBinding = (row: Row) => toBinding(row, jsonParsedCodec);
+const bindingColumnList = bindingColumns.map((column) => column.name).join(', ');
 
 type BindingMethods = Pick<
   MemoryServiceStore,
@@ -48,12 +62,12 @@ async function bindingWrite<Result>(operation: string, work: () => Promise<Resul
 
 /** Bindings, targets and resolution, each change in one transaction with its activity entries. */
 export function createPostgresBindingMethods(connection: PostgresConnection, table: (name: string) => string): BindingMethods {
-  const insertActivitySql = recordsetInsert(table('memory_activity'), activityColumns);
+  const insertActivitySql = batchInsertSql(table('memory_activity'), activityColumns);
   const insertActivity = async (client: Queryable, entries: MemoryActivityEntry[]) => {
-    if (entries.length > 0) await client.query(insertActivitySql, [JSON.stringify(entries.map(activityToRecord))]);
+    if (entries.length > 0) await client.query(insertActivitySql, batchParametersOf(entries, activityValues, activityColumns.length));
   };
-  const bindingPlaceholders = bindingColumns.split(', ').map((_, index) => `$${index + 1}`).join(', ');
-  const qualifiedColumns = bindingColumns.split(', ').map((column) => `b.${column}`).join(', ');
+  const bindingPlaceholders = bindingColumns.map((_, index) => `$${index + 1}`).join(', ');
+  const qualifiedColumns = bindingColumns.map((column) => `b.${column.name}`).join(', ');
   // One indexed read: the agent's target sorts before the company's, disabled bindings are skipped.
   const resolutionSql = `SELECT ${qualifiedColumns}, t.target_type
     FROM ${table('memory_binding_targets')} t JOIN ${table('memory_bindings')} b ON b.id = t.binding_id AND b.company_id = t.company_id
@@ -66,7 +80,7 @@ export function createPostgresBindingMethods(connection: PostgresConnection, tab
     insertBinding: (binding, activity) =>
       bindingWrite('insert a binding', () =>
         connection.transaction(async (client) => {
-          await client.query(`INSERT INTO ${table('memory_bindings')} (${bindingColumns}) VALUES (${bindingPlaceholders})`, bindingValues(binding));
+          await client.query(`INSERT INTO ${table('memory_bindings')} (${bindingColumnList}) VALUES (${bindingPlaceholders})`, bindingValues(binding));
           await insertActivity(client, activity);
         }),
       ),
@@ -109,7 +123,7 @@ export function createPostgresBindingMethods(connection: PostgresConnection, tab
 
     getBindingByKey: (companyId, key) =>
       storeCall('read a binding', async () => {
-        const rows = await connection.query<Row>(`SELECT ${bindingColumns} FROM ${table('memory_bindings')} WHERE company_id = $1 AND key = $2`, [
+        const rows = await connection.query<Row>(`SELECT ${bindingColumnList} FROM ${table('memory_bindings')} WHERE company_id = $1 AND key = $2`, [
           companyId,
           key,
         ]);
@@ -118,7 +132,7 @@ export function createPostgresBindingMethods(connection: PostgresConnection, tab
 
     getBindingById: (companyId, bindingId) =>
       storeCall('read a binding', async () => {
-        const rows = await connection.query<Row>(`SELECT ${bindingColumns} FROM ${table('memory_bindings')} WHERE company_id = $1 AND id = $2`, [
+        const rows = await connection.query<Row>(`SELECT ${bindingColumnList} FROM ${table('memory_bindings')} WHERE company_id = $1 AND id = $2`, [
           companyId,
           bindingId,
         ]);
@@ -127,7 +141,7 @@ export function createPostgresBindingMethods(connection: PostgresConnection, tab
 
     listBindings: (companyId) =>
       storeCall('list bindings', async () => {
-        const rows = await connection.query<Row>(`SELECT ${bindingColumns} FROM ${table('memory_bindings')} WHERE company_id = $1 ORDER BY key`, [
+        const rows = await connection.query<Row>(`SELECT ${bindingColumnList} FROM ${table('memory_bindings')} WHERE company_id = $1 ORDER BY key`, [
           companyId,
         ]);
         return rows.map(rowToBinding);

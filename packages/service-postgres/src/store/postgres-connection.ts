@@ -74,6 +74,8 @@ export function createPostgresConnection(options: { pool?: pg.Pool; connectionSt
   // An idle client that loses its server emits on the pool; without a listener Node would crash the process.
   if (owned) pool.on('error', () => undefined);
   let closed = false;
+  // The statement names, so a hot statement is not hashed again on every call.
+  const preparedNames = new Map<string, string>();
   const open = () => {
     if (closed) throw new MemoryConfigurationError({ message: 'The Postgres memory service store is closed.' });
   };
@@ -83,7 +85,11 @@ export function createPostgresConnection(options: { pool?: pg.Pool; connectionSt
     async query<Row extends object>(text: string, values?: unknown[], name?: string) {
       open();
       if (name === undefined) return (await pool.query<Row>(text, values)).rows;
-      const prepared = `${name}-${createHash('sha1').update(text).digest('hex').slice(0, 12)}`;
+      let prepared = preparedNames.get(text);
+      if (prepared === undefined) {
+        prepared = `${name}-${createHash('sha1').update(text).digest('hex').slice(0, 12)}`;
+        preparedNames.set(text, prepared);
+      }
       return (await pool.query<Row>({ name: prepared, text, ...(values === undefined ? {} : { values }) })).rows;
     },
     async transaction<Result>(work: (client: Queryable) => Promise<Result>) {

@@ -251,6 +251,17 @@ export const postgresMigrations: readonly PostgresMigration[] = [
         FROM {schema}.memory_operations GROUP BY 1, 2;
     `,
   },
+  {
+    version: 3,
+    name: 'operations keyed by company and position: one index fewer per logged operation',
+    sql: `
+      -- Every read of the log names the company, so (company_id, position) serves all of them,
+      -- and a separate index on position alone only cost a write per appended operation.
+      ALTER TABLE {schema}.memory_operations DROP CONSTRAINT memory_operations_pkey;
+      DROP INDEX {schema}.memory_operations_company;
+      ALTER TABLE {schema}.memory_operations ADD CONSTRAINT memory_operations_pkey PRIMARY KEY (company_id, position);
+    `,
+  },
 ];
 
 /** Quotes an identifier for SQL. The store only accepts schema names that need no escaping, but quoting keeps case. */

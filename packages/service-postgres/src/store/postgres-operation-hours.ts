@@ -1,8 +1,7 @@
 import type { MemoryOperationEntry, MemoryOperationFilter } from '@memplane/service';
+import { bindValue, copyFilterQuery, operationColumns, writeOperationValues, type StoreFilterQuery } from '@memplane/service/store-support';
+import { batchInsertSql, batchParameters } from './postgres-batch-insert';
 import type { PostgresConnection, Queryable } from './postgres-connection';
-import { bind, type FilterQuery } from './postgres-filters';
-import { operationColumns, operationToRecord } from './postgres-operation-rows';
-import { recordsetInsert } from './postgres-rows';
 
 /** Operation appends that keep `memory_operation_hours`, and date filters narrowed by it. */
 export interface OperationHours {
@@ -13,7 +12,7 @@ export interface OperationHours {
    * or after `from` to the largest of the hours up to `to`. Exact whatever order entries were
    * appended in; a page then scans positions only where the range lies, not from the newest.
    */
-  narrow(query: FilterQuery, filter: Pick<MemoryOperationFilter, 'companyId' | 'from' | 'to'>): FilterQuery;
+  narrow(query: StoreFilterQuery, filter: Pick<MemoryOperationFilter, 'companyId' | 'from' | 'to'>): StoreFilterQuery;
 }
 
 const hourOf = (value: string) => `date_trunc('hour', ${value}::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
@@ -23,7 +22,7 @@ export function createOperationHours(connection: PostgresConnection, table: (nam
   const hours = table('memory_operation_hours');
   // Hours are upserted in key order, so concurrent appends lock them in the same order.
   const appendSql = `WITH inserted AS (
-      ${recordsetInsert(table('memory_operations'), operationColumns)}
+      ${batchInsertSql(table('memory_operations'), operationColumns)}
       RETURNING company_id, position, created_at
     )
     INSERT INTO ${hours} AS known (company_id, hour, min_position, max_position)
@@ -35,7 +34,10 @@ export function createOperationHours(connection: PostgresConnection, table: (nam
   return {
     async append(entries, client) {
       if (entries.length === 0) return;
-      const values = [JSON.stringify(entries.map(operationToRecord))];
+      const width = operationColumns.length;
+      const rows = new Array<unknown>(entries.length * width);
+      entries.forEach((entry, row) => writeOperationValues(entry, rows, row * width));
+      const values = batchParameters(rows, entries.length, width);
       if (client === undefined) await connection.query(appendSql, values, 'append-operations');
       else await client.query(appendSql, values);
     },
@@ -44,16 +46,16 @@ export function createOperationHours(connection: PostgresConnection, table: (nam
       if (filter.from === undefined && filter.to === undefined) return query;
       // Scalar subqueries: Postgres computes each bound once, before the index scan, in the same round trip.
       // A missing bound (no hour at all in the range) is NULL, and a comparison with NULL matches nothing.
-      const narrowed: FilterQuery = { ...query, where: [...query.where], values: [...query.values] };
-      const company = bind(narrowed, filter.companyId);
+      const narrowed = copyFilterQuery(query);
+      const company = bindValue(narrowed, filter.companyId);
       if (filter.from !== undefined) {
         narrowed.where.push(
-          `position >= (SELECT min(min_position) FROM ${hours} WHERE company_id = ${company} AND hour >= ${hourOf(bind(narrowed, filter.from))})`,
+          `position >= (SELECT min(min_position) FROM ${hours} WHERE company_id = ${company} AND hour >= ${hourOf(bindValue(narrowed, filter.from))})`,
         );
       }
       if (filter.to !== undefined) {
         narrowed.where.push(
-          `position <= (SELECT max(max_position) FROM ${hours} WHERE company_id = ${company} AND hour <= ${hourOf(bind(narrowed, filter.to))})`,
+          `position <= (SELECT max(max_position) FROM ${hours} WHERE company_id = ${company} AND hour <= ${hourOf(bindValue(narrowed, filter.to))})`,
         );
       }
       return narrowed;

@@ -1,4 +1,5 @@
 import type { MemoryAccountingStore, MemoryBindingUsage } from '@memplane/service';
+import { operationFilterQuery, postgresDialect } from '@memplane/service/store-support';
 import { storeCall } from './postgres-binding-methods';
 import type { PostgresConnection, Queryable } from './postgres-connection';
 import type { OperationHours } from './postgres-operation-hours';
@@ -107,10 +108,7 @@ export function createPostgresUsageMethods(connection: PostgresConnection, table
       storeCall('prune operations', () =>
         connection.transaction(async (client) => {
           // The hours give the positions the cut can reach, so the delete never scans the newer log.
-          const query = hours.narrow(
-            { table: 'memory_operations', where: ['company_id = $1', 'created_at < $2::timestamptz'], values: [companyId, before] },
-            { companyId, to: before },
-          );
+          const query = hours.narrow(operationFilterQuery(postgresDialect, { companyId, to: before }), { companyId, to: before });
           const deleted = await client.query(`DELETE FROM ${table('memory_operations')} WHERE ${query.where.join(' AND ')}`, query.values);
           const count = deleted.rowCount ?? 0;
           await hours.append([{ ...entry, resultCount: count }], client);

@@ -1,7 +1,7 @@
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { MemoryConfigurationError } from '@memplane/core';
 import type { MemoryStorePage, MemoryStorePageRequest } from '../memory-service-records';
-import type { FilterQuery } from './sqlite-filters';
+import { bindValue, copyFilterQuery, type StoreFilterQuery } from '../support/store-filters';
 
 type Row = Record<string, unknown>;
 
@@ -14,7 +14,7 @@ export interface SqliteConnection {
   /** Runs `work` in one transaction. */
   transaction<Result>(work: () => Result): Result;
   /** One page of a filtered log table, newest first by position. */
-  page<Entry>(query: FilterQuery, request: MemoryStorePageRequest, toEntry: (row: Row) => Entry): MemoryStorePage<Entry>;
+  page<Entry>(query: StoreFilterQuery, request: MemoryStorePageRequest, toEntry: (row: Row) => Entry): MemoryStorePage<Entry>;
   /** Closes the connection. */
   close(): void;
 }
@@ -52,10 +52,10 @@ export function openSqliteConnection(filename: string, busyTimeoutMs: number): S
     transaction: (work) => open().transaction(work)(),
     page(query, request, toEntry) {
       const limit = Math.max(1, Math.min(500, Math.floor(request.limit)));
-      const conditions = request.after === undefined ? query.where : [...query.where, 'position < @after'];
-      const sql = `SELECT * FROM ${query.table} WHERE ${conditions.join(' AND ')} ORDER BY position DESC LIMIT @limit`;
-      const parameters = { ...query.parameters, limit: limit + 1, ...(request.after === undefined ? {} : { after: request.after }) };
-      const rows = prepare(sql).all(parameters) as Row[];
+      const paged = copyFilterQuery(query);
+      if (request.after !== undefined) paged.where.push(`position < ${bindValue(paged, request.after)}`);
+      const sql = `SELECT * FROM ${paged.table} WHERE ${paged.where.join(' AND ')} ORDER BY position DESC LIMIT ${bindValue(paged, limit + 1)}`;
+      const rows = prepare(sql).all(paged.values) as Row[];
       const items = rows.slice(0, limit);
       const last = items[items.length - 1];
       return {

@@ -1,18 +1,11 @@
-import type { MemoryOperationType } from '../memory-service-records';
 import type { MemoryServiceStore } from '../memory-service-store';
+import { deliveryColumns, deliveryValues, jobColumns, jobValues, rowToDelivery, rowToJob } from '../support/job-rows';
+import { rowToActivity } from '../support/binding-rows';
+import { operationColumns, rowToOperation, rowToOperationCount, writeOperationValues } from '../support/operation-rows';
+import { jsonAsTextCodec, type StoreColumn } from '../support/store-row-codec';
+import { countOperationsSql, deliveryFilterQuery, equalityQuery, jobFilterQuery, operationFilterQuery, sqliteDialect } from '../support/store-filters';
 import type { SqliteConnection } from './sqlite-connection';
-import { countOperationsQuery, deliveryFilterQuery, jobFilterQuery, operationFilterQuery } from './sqlite-filters';
 import { narrowToHours, recordOperationHours } from './sqlite-operation-hours';
-import {
-  deliveryToRow,
-  jobToRow,
-  operationColumns,
-  operationValues,
-  rowToActivity,
-  rowToDelivery,
-  rowToJob,
-  rowToOperation,
-} from './sqlite-rows';
 
 type Row = Record<string, unknown>;
 type LogMethods = Pick<
@@ -29,17 +22,28 @@ type LogMethods = Pick<
   | 'listExtractionJobs'
 >;
 
+/** `INSERT INTO <table> (<columns>) VALUES (?, …)`, `rows` rows of positional placeholders. */
+export function insertRowsSql(table: string, columns: readonly StoreColumn[], rows = 1): string {
+  const placeholders = `(${columns.map(() => '?').join(', ')})`;
+  return `INSERT INTO ${table} (${columns.map((column) => column.name).join(', ')}) VALUES ${Array.from({ length: rows }, () => placeholders).join(', ')}`;
+}
+
 const rowsPerGroup = 16;
-const operationPlaceholders = `(${operationColumns.map(() => '?').join(', ')})`;
-const insertOperation = `INSERT INTO memory_operations (${operationColumns.join(', ')}) VALUES ${operationPlaceholders}`;
-const insertOperationGroup = `INSERT INTO memory_operations (${operationColumns.join(', ')}) VALUES ${Array.from({ length: rowsPerGroup }, () => operationPlaceholders).join(', ')}`;
+const width = operationColumns.length;
+export const insertOperation = insertRowsSql('memory_operations', operationColumns);
+const insertOperationGroup = insertRowsSql('memory_operations', operationColumns, rowsPerGroup);
+const toOperation = (row: Row) => rowToOperation(row, jsonAsTextCodec);
+const toJob = (row: Row) => rowToJob(row, jsonAsTextCodec);
 
 /** The activity, operation, hook delivery and extraction job tables of the SQLite store. */
 export function createSqliteLogMethods(connection: SqliteConnection): LogMethods {
   const { prepare, transaction, page } = connection;
+  // One array of values per statement shape, filled again for every group: no array per row.
+  const groupValues = new Array<unknown>(rowsPerGroup * width);
+  const singleValues = new Array<unknown>(width);
   return {
     async listActivity(companyId, request) {
-      return page({ table: 'memory_activity', where: ['company_id = @companyId'], parameters: { companyId } }, request, rowToActivity);
+      return page(equalityQuery(sqliteDialect, 'memory_activity', companyId), request, (row) => rowToActivity(row, jsonAsTextCodec));
     },
 
     async appendOperations(entries) {
@@ -51,80 +55,67 @@ export function createSqliteLogMethods(connection: SqliteConnection): LogMethods
         if (entries.length >= rowsPerGroup) {
           const group = prepare(insertOperationGroup);
           for (; index + rowsPerGroup <= entries.length; index += rowsPerGroup) {
-            lastPosition = Number(group.run(entries.slice(index, index + rowsPerGroup).flatMap(operationValues)).lastInsertRowid);
+            for (let row = 0; row < rowsPerGroup; row += 1) writeOperationValues(entries[index + row]!, groupValues, row * width);
+            lastPosition = Number(group.run(groupValues).lastInsertRowid);
           }
         }
         const single = prepare(insertOperation);
-        for (; index < entries.length; index += 1) lastPosition = Number(single.run(operationValues(entries[index]!)).lastInsertRowid);
+        for (; index < entries.length; index += 1) {
+          writeOperationValues(entries[index]!, singleValues, 0);
+          lastPosition = Number(single.run(singleValues).lastInsertRowid);
+        }
         recordOperationHours(connection, entries, lastPosition);
       });
     },
 
     async listOperations(filter, request) {
-      return page(narrowToHours(connection, operationFilterQuery(filter), filter), request, rowToOperation);
+      return page(narrowToHours(connection, operationFilterQuery(sqliteDialect, filter), filter), request, toOperation);
     },
 
     async getOperation(companyId, operationId) {
       const row = prepare('SELECT * FROM memory_operations WHERE company_id = ? AND id = ?').get(companyId, operationId) as Row | undefined;
-      return row === undefined ? undefined : rowToOperation(row);
+      return row === undefined ? undefined : toOperation(row);
     },
 
     async countOperations(filter) {
-      const query = countOperationsQuery(
-        narrowToHours(connection, operationFilterQuery({ companyId: filter.companyId, from: filter.from, to: filter.to }), filter),
-      );
-      const rows = prepare(query.sql).all(query.parameters) as Row[];
-      return rows.map((row) => ({
-        ...(row.binding_id === null ? {} : { bindingId: String(row.binding_id) }),
-        ...(row.binding_key === null ? {} : { bindingKey: String(row.binding_key) }),
-        operation: row.operation as MemoryOperationType,
-        succeeded: Number(row.succeeded),
-        failed: Number(row.failed),
-        droppedOutOfScope: Number(row.dropped),
-      }));
+      const query = narrowToHours(connection, operationFilterQuery(sqliteDialect, { companyId: filter.companyId, from: filter.from, to: filter.to }), filter);
+      const rows = prepare(countOperationsSql(query)).all(query.values) as Row[];
+      return rows.map(rowToOperationCount);
     },
 
     async appendHookDeliveries(entries) {
       if (entries.length === 0) return;
-      const statement = prepare(
-        `INSERT INTO memory_hook_deliveries (id, company_id, hook_id, hook_kind, receiver, binding_id, status, attempts, error,
-           operation_id, started_at, finished_at, latency_ms)
-         VALUES (@id, @company_id, @hook_id, @hook_kind, @receiver, @binding_id, @status, @attempts, @error,
-           @operation_id, @started_at, @finished_at, @latency_ms)`,
-      );
+      const statement = prepare(insertRowsSql('memory_hook_deliveries', deliveryColumns));
       transaction(() => {
-        for (const entry of entries) statement.run(deliveryToRow(entry));
+        for (const entry of entries) statement.run(deliveryValues(entry));
       });
     },
 
     async listHookDeliveries(filter, request) {
-      return page(deliveryFilterQuery(filter), request, rowToDelivery);
+      return page(deliveryFilterQuery(sqliteDialect, filter), request, rowToDelivery);
     },
 
     async upsertExtractionJobs(entries) {
       if (entries.length === 0) return;
       const statement = prepare(
-        `INSERT INTO memory_extraction_jobs (id, company_id, binding_id, binding_key, operation_id, provider_job_id, hook_kind, status,
-           source_json, scope_json, error, submitted_at, started_at, finished_at, retry_count, created_at, updated_at)
-         VALUES (@id, @company_id, @binding_id, @binding_key, @operation_id, @provider_job_id, @hook_kind, @status,
-           @source_json, @scope_json, @error, @submitted_at, @started_at, @finished_at, @retry_count, @created_at, @updated_at)
+        `${insertRowsSql('memory_extraction_jobs', jobColumns)}
          ON CONFLICT (binding_id, provider_job_id) DO UPDATE SET
            status = excluded.status, error = excluded.error, submitted_at = excluded.submitted_at, started_at = excluded.started_at,
            finished_at = excluded.finished_at, retry_count = excluded.retry_count, updated_at = excluded.updated_at
          WHERE memory_extraction_jobs.company_id = excluded.company_id`,
       );
       transaction(() => {
-        for (const entry of entries) statement.run(jobToRow(entry));
+        for (const entry of entries) statement.run(jobValues(entry));
       });
     },
 
     async getExtractionJob(companyId, jobId) {
       const row = prepare('SELECT * FROM memory_extraction_jobs WHERE company_id = ? AND id = ?').get(companyId, jobId) as Row | undefined;
-      return row === undefined ? undefined : rowToJob(row);
+      return row === undefined ? undefined : toJob(row);
     },
 
     async listExtractionJobs(filter, request) {
-      return page(jobFilterQuery(filter), request, rowToJob);
+      return page(jobFilterQuery(sqliteDialect, filter), request, toJob);
     },
   };
 }

@@ -9,7 +9,9 @@ import { createSqliteAccountingMethods } from './sqlite-accounting-methods';
 import { createSqliteLogMethods } from './sqlite-log-methods';
 import { createSqliteUsageMethods } from './sqlite-usage-methods';
 import { applySqliteMigrations } from './sqlite-migrations';
-import { activityToRow, bindingToRow, rowToBinding, rowToTarget } from './sqlite-rows';
+import { activityColumns, activityValues, bindingColumns, bindingValues, rowToBinding as toBinding, rowToTarget } from '../support/binding-rows';
+import { jsonAsTextCodec, type StoreRow } from '../support/store-row-codec';
+import { insertRowsSql } from './sqlite-log-methods';
 
 /** Settings of {@link createSqliteMemoryServiceStore}. */
 export interface SqliteMemoryServiceStoreSettings {
@@ -27,7 +29,15 @@ const settingsSchema = z.strictObject({
   busyTimeoutMs: z.number().int().min(0).max(600_000).optional(),
 });
 
-type Row = Record<string, unknown>;
+type Row = StoreRow;
+const rowToBinding = (row: Row) => toBinding(row, jsonAsTextCodec);
+
+/** The values of a binding update: the changed columns (all but id, company and creation time), then the id and company. */
+function updatedBindingValues(binding: MemoryBinding): unknown[] {
+  const [id, companyId, ...rest] = bindingValues(binding);
+  const createdAt = bindingColumns.findIndex((column) => column.name === 'created_at') - 2;
+  return [...rest.filter((_, index) => index !== createdAt), id, companyId];
+}
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT');
@@ -41,13 +51,12 @@ function duplicateKey(cause: unknown): MemoryValidationError {
   });
 }
 
-const bindingColumns =
-  'id, company_id, key, provider_id, config_json, enabled, hooks_json, capabilities_json, quota_json, revision, created_at, updated_at';
-const selectBindingByKey = `SELECT ${bindingColumns} FROM memory_bindings WHERE company_id = ? AND key = ?`;
-const selectBindingById = `SELECT ${bindingColumns} FROM memory_bindings WHERE company_id = ? AND id = ?`;
+const bindingColumnList = bindingColumns.map((column) => column.name).join(', ');
+const selectBindingByKey = `SELECT ${bindingColumnList} FROM memory_bindings WHERE company_id = ? AND key = ?`;
+const selectBindingById = `SELECT ${bindingColumnList} FROM memory_bindings WHERE company_id = ? AND id = ?`;
 // One indexed read: the agent's target sorts before the company's, disabled bindings are skipped.
 const selectResolution = `SELECT ${bindingColumns
-  .split(', ')
+  .map((column) => column.name)
   .map((column) => `b.${column}`)
   .join(', ')}, t.target_type
   FROM memory_binding_targets t JOIN memory_bindings b ON b.id = t.binding_id AND b.company_id = t.company_id
@@ -77,11 +86,8 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
   };
 
   const insertActivity = (entries: MemoryActivityEntry[]) => {
-    const statement = prepare(
-      `INSERT INTO memory_activity (id, company_id, actor_kind, actor_id, action, subject_type, subject_id, before_json, after_json, created_at)
-       VALUES (@id, @company_id, @actor_kind, @actor_id, @action, @subject_type, @subject_id, @before_json, @after_json, @created_at)`,
-    );
-    for (const entry of entries) statement.run(activityToRow(entry));
+    const statement = prepare(insertRowsSql('memory_activity', activityColumns));
+    for (const entry of entries) statement.run(activityValues(entry));
   };
 
   const store: MemoryServiceStore = {
@@ -98,11 +104,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     async insertBinding(binding, activity) {
       try {
         changingBindings(() => {
-          prepare(
-            `INSERT INTO memory_bindings (${bindingColumns})
-             VALUES (@id, @company_id, @key, @provider_id, @config_json, @enabled, @hooks_json, @capabilities_json, @quota_json, @revision,
-               @created_at, @updated_at)`,
-          ).run(bindingToRow(binding));
+          prepare(insertRowsSql('memory_bindings', bindingColumns)).run(bindingValues(binding));
           insertActivity(activity);
         });
       } catch (error) {
@@ -115,11 +117,10 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
       try {
         changingBindings(() => {
           const result = prepare(
-            `UPDATE memory_bindings SET key = @key, provider_id = @provider_id, config_json = @config_json, enabled = @enabled,
-               hooks_json = @hooks_json, capabilities_json = @capabilities_json, quota_json = @quota_json, revision = @revision,
-               updated_at = @updated_at
-             WHERE id = @id AND company_id = @company_id AND revision = @expected_revision`,
-          ).run({ ...bindingToRow(binding), expected_revision: expectedRevision });
+            `UPDATE memory_bindings SET key = ?, provider_id = ?, config_json = ?, enabled = ?, hooks_json = ?, capabilities_json = ?,
+               quota_json = ?, revision = ?, updated_at = ?
+             WHERE id = ? AND company_id = ? AND revision = ?`,
+          ).run(...updatedBindingValues(binding), expectedRevision);
           if (result.changes === 0) {
             throw new MemoryConflictError({
               message: `Binding ${binding.id} changed meanwhile (expected revision ${expectedRevision}); read it again and retry.`,
@@ -164,7 +165,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     },
 
     async listBindings(companyId) {
-      const rows = prepare(`SELECT ${bindingColumns} FROM memory_bindings WHERE company_id = ? ORDER BY key`).all(companyId) as Row[];
+      const rows = prepare(`SELECT ${bindingColumnList} FROM memory_bindings WHERE company_id = ? ORDER BY key`).all(companyId) as Row[];
       return rows.map(rowToBinding);
     },
 

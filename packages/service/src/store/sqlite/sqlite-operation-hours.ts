@@ -1,6 +1,6 @@
 import type { MemoryOperationEntry, MemoryOperationFilter } from '../memory-service-records';
 import type { SqliteConnection } from './sqlite-connection';
-import type { FilterQuery } from './sqlite-filters';
+import { bindValue, copyFilterQuery, type StoreFilterQuery } from '../support/store-filters';
 
 /**
  * Widens the position span of the hours of operations just appended. Rows appended in one
@@ -34,24 +34,26 @@ export function recordOperationHours(connection: SqliteConnection, entries: Memo
  * or after `from` to the largest of the hours up to `to`. Exact whatever order entries were
  * appended in; a page then scans positions only where the range lies, not from the newest.
  */
-export function narrowToHours(connection: SqliteConnection, query: FilterQuery, filter: Pick<MemoryOperationFilter, 'companyId' | 'from' | 'to'>): FilterQuery {
+export function narrowToHours(
+  connection: SqliteConnection,
+  query: StoreFilterQuery,
+  filter: Pick<MemoryOperationFilter, 'companyId' | 'from' | 'to'>,
+): StoreFilterQuery {
   if (filter.from === undefined && filter.to === undefined) return query;
-  const narrowed: FilterQuery = { ...query, where: [...query.where], parameters: { ...query.parameters } };
+  const narrowed = copyFilterQuery(query);
   if (filter.from !== undefined) {
     const low = connection
       .prepare('SELECT MIN(min_position) AS position FROM memory_operation_hours WHERE company_id = ? AND hour >= ?')
       .get(filter.companyId, filter.from.slice(0, 13)) as { position: number | null };
     if (low.position === null) return { ...narrowed, where: [...narrowed.where, '0 = 1'] };
-    narrowed.where.push('position >= @lowPosition');
-    narrowed.parameters.lowPosition = low.position;
+    narrowed.where.push(`position >= ${bindValue(narrowed, low.position)}`);
   }
   if (filter.to !== undefined) {
     const high = connection
       .prepare('SELECT MAX(max_position) AS position FROM memory_operation_hours WHERE company_id = ? AND hour <= ?')
       .get(filter.companyId, filter.to.slice(0, 13)) as { position: number | null };
     if (high.position === null) return { ...narrowed, where: [...narrowed.where, '0 = 1'] };
-    narrowed.where.push('position <= @highPosition');
-    narrowed.parameters.highPosition = high.position;
+    narrowed.where.push(`position <= ${bindValue(narrowed, high.position)}`);
   }
   return narrowed;
 }

@@ -2,7 +2,9 @@ import type { MemoryBindingUsage } from '../memory-accounting-records';
 import type { MemoryAccountingStore } from '../memory-accounting-store';
 import type { SqliteConnection } from './sqlite-connection';
 import { narrowToHours, recordOperationHours } from './sqlite-operation-hours';
-import { operationColumns, operationValues } from './sqlite-rows';
+import { operationValues } from '../support/operation-rows';
+import { operationFilterQuery, sqliteDialect } from '../support/store-filters';
+import { insertOperation } from './sqlite-log-methods';
 
 type UsageMethods = Pick<
   MemoryAccountingStore,
@@ -15,7 +17,6 @@ type UsageMethods = Pick<
   | 'listCompaniesWithOperationsBefore'
 >;
 
-const insertOperation = `INSERT INTO memory_operations (${operationColumns.join(', ')}) VALUES (${operationColumns.map(() => '?').join(', ')})`;
 
 /** The per-binding usage that quotas check, and the retention of the operation log. */
 export function createSqliteUsageMethods(connection: SqliteConnection): UsageMethods {
@@ -109,17 +110,13 @@ export function createSqliteUsageMethods(connection: SqliteConnection): UsageMet
     async pruneOperations(companyId, before, entry) {
       return transaction(() => {
         // The hours give the positions the cut can reach, so neither statement scans the newer log.
-        const query = narrowToHours(
-          connection,
-          { table: 'memory_operations', where: ['company_id = @companyId', 'created_at < @before'], parameters: { companyId, before } },
-          { companyId, to: before },
-        );
+        const query = narrowToHours(connection, operationFilterQuery(sqliteDialect, { companyId, to: before }), { companyId, to: before });
         const where = query.where.join(' AND ');
-        const doomed = Number((prepare(`SELECT COUNT(*) AS count FROM memory_operations WHERE ${where}`).get(query.parameters) as { count: number }).count);
+        const doomed = Number((prepare(`SELECT COUNT(*) AS count FROM memory_operations WHERE ${where}`).get(query.values) as { count: number }).count);
         // The prune's entry goes in first: the table never empties, so positions keep growing.
         const logged = { ...entry, resultCount: doomed };
         recordOperationHours(connection, [logged], Number(prepare(insertOperation).run(operationValues(logged)).lastInsertRowid));
-        prepare(`DELETE FROM memory_operations WHERE ${where} AND id <> @id`).run({ ...query.parameters, id: entry.id });
+        prepare(`DELETE FROM memory_operations WHERE ${where} AND id <> ?`).run([...query.values, entry.id]);
         // Hours wholly before the cut have no operations left.
         prepare('DELETE FROM memory_operation_hours WHERE company_id = ? AND hour < ?').run(companyId, before.slice(0, 13));
         return doomed;
