@@ -189,6 +189,17 @@ describe('markdown adapter: hand edits and the index', () => {
     expect(without.snippets.map((snippet) => snippet.text)).not.toContain('Alice: To the lighthouse museum in Maine.');
   });
 
+  it('ranks a turn through a neighbour written in an earlier batch, in the same window', async () => {
+    const adapter = temporary.open({ root: temporary.root() });
+    await adapter.upsertRecords({ bindingKey, scope, records: [{ text: 'Alice: Guess where I went last weekend?' }, { text: 'Bob: Where?' }] });
+    await adapter.upsertRecords({ bindingKey, scope, records: [{ text: 'Alice: To the lighthouse museum in Maine.' }, { text: 'Bob: Nice.' }] });
+    const found = await adapter.query({ bindingKey, scope, query: 'where did she go last weekend' });
+    expect(found.snippets.map((snippet) => snippet.text)).toContain('Alice: To the lighthouse museum in Maine.');
+    adapter.rebuildIndex();
+    const rebuilt = await adapter.query({ bindingKey, scope, query: 'where did she go last weekend' });
+    expect(rebuilt.snippets.map((snippet) => snippet.text)).toEqual(found.snippets.map((snippet) => snippet.text));
+  });
+
   it('re-indexes after a watched change, debounced', async () => {
     const root = temporary.root();
     const adapter = temporary.open({ root });

@@ -20,7 +20,7 @@ describe('company rowid blocks', () => {
     expect(acme).toEqual([companyBlockSize, companyBlockSize + 1]);
     expect(beta).toBe(2 * companyBlockSize);
     expect(companyRowids(database, 'beta')).toEqual({ first: 2 * companyBlockSize, last: 3 * companyBlockSize - 1 });
-    database.prepare("INSERT INTO windows (rowid, file, start) VALUES (?, 'f', 0)").run(companyBlockSize + 7);
+    database.prepare("INSERT INTO windows (rowid, file, start, members) VALUES (?, 'f', 0, '')").run(companyBlockSize + 7);
     expect(new RowidAllocator(database, 'windows').take('acme')).toBe(companyBlockSize + 8);
     database.close();
   });

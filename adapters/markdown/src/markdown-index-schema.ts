@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Bumped whenever the schema or what the index derives from markdown changes; a mismatch rebuilds. */
-export const indexSchemaVersion = '7';
+export const indexSchemaVersion = '8';
 
 /**
  * The tokenizer of the full-text index. Porter stemming over unicode61 beat plain unicode61 by
@@ -79,7 +79,8 @@ export function createIndexSchema(database: Database.Database): void {
     CREATE TABLE IF NOT EXISTS windows (
       rowid INTEGER PRIMARY KEY,
       file TEXT NOT NULL,
-      start INTEGER NOT NULL
+      start INTEGER NOT NULL,
+      members TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS windows_file ON windows(file, start);
     CREATE VIRTUAL TABLE IF NOT EXISTS windows_fts USING fts5(

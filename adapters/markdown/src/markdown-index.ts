@@ -5,7 +5,7 @@ import { hash } from 'node:crypto';
 import { RowidAllocator } from './markdown-company-rowids';
 import type { MarkdownSection, MemoryRecordSection, ResourceSection } from './markdown-section';
 import { scopeKeyOf, scopeTokens } from './markdown-scope-tokens';
-import { WindowIndex } from './markdown-window-index';
+import { WindowIndex, type WindowRecord } from './markdown-window-index';
 
 /** What the index remembers of a file, to tell whether it changed on disk since it was read. */
 export interface FileStamp {
@@ -146,7 +146,7 @@ export class MarkdownIndex {
   replaceFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, sections: MarkdownSection[], stamp: FileStamp, known = true, idsOfRebuild?: Set<string>): string[] {
     if (known) this.removeFile(path);
     const duplicates: string[] = [];
-    const texts: string[] = [];
+    const texts: WindowRecord[] = [];
     const rowids = new RowidAllocator(this.database, 'records');
     let resources = 0;
     for (const section of sections) {
@@ -156,8 +156,8 @@ export class MarkdownIndex {
       }
       idsOfRebuild?.add(section.id);
       if (section.type === 'memory') {
-        this.insertMemory(section, path, texts.length, rowids);
-        texts.push(isSearchable(section) ? section.text : '');
+        const rowid = this.insertMemory(section, path, texts.length, rowids);
+        texts.push({ rowid, text: isSearchable(section) ? section.text : '' });
       } else {
         this.insertResource(section, path);
         resources += 1;
@@ -173,12 +173,12 @@ export class MarkdownIndex {
   appendToFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, sections: MarkdownSection[], stamp: FileStamp): void {
     const last = (this.statements.lastPosition.get(path) as { position: number | null }).position;
     const start = last === null ? 0 : last + 1;
-    const texts: string[] = [];
+    const texts: WindowRecord[] = [];
     const rowids = new RowidAllocator(this.database, 'records');
     for (const section of sections) {
       if (section.type === 'memory') {
-        this.insertMemory(section, path, start + texts.length, rowids);
-        texts.push(isSearchable(section) ? section.text : '');
+        const rowid = this.insertMemory(section, path, start + texts.length, rowids);
+        texts.push({ rowid, text: isSearchable(section) ? section.text : '' });
       } else this.insertResource(section, path);
     }
     const position = start + texts.length;
@@ -255,7 +255,8 @@ export class MarkdownIndex {
     return this.vectorStatements;
   }
 
-  private insertMemory(section: MemoryRecordSection, file: string, position: number, rowids: RowidAllocator): void {
+  /** Inserts a record and, when query may return it, its full-text row. Returns its rowid. */
+  private insertMemory(section: MemoryRecordSection, file: string, position: number, rowids: RowidAllocator): number {
     const scope = section.scope as unknown as Record<string, string | undefined>;
     const searchable = isSearchable(section);
     const scopeKey = scopeKeyOf(section.scope);
@@ -274,11 +275,12 @@ export class MarkdownIndex {
       searchable ? 1 : 0,
       JSON.stringify(section),
     );
-    if (!searchable) return;
+    if (!searchable) return rowid;
     const metadata: string[] = [];
     metadataText(section.metadata, metadata);
     const body = section.summary === undefined ? section.text : `${section.text}\n${section.summary}`;
     this.statements.insertFts.run(rowid, this.tokensOf(scopeKey, section.scope), body, metadata.join('\n'));
+    return rowid;
   }
 
   private insertResource(section: ResourceSection, file: string): void {

@@ -5,7 +5,6 @@ import { matchesMetadataFilter } from './markdown-metadata-filter';
 import { orExpression, queryTerms } from './markdown-query-terms';
 import { scopeCondition } from './markdown-scope-tokens';
 import type { MemoryRecordSection } from './markdown-section';
-import { windowSize } from './markdown-window-index';
 
 /** The weights of the lexical score. Tuned on the LoCoMo dev half (see BENCHMARKS.md). */
 export interface LexicalWeights {
@@ -63,7 +62,7 @@ interface SearchStatements {
   /** By depth: a bound LIMIT inside the FTS subquery made SQLite prepare the statement again on every run. */
   records: Map<number, Database.Statement>;
   windows: Map<number, Database.Statement>;
-  atPosition: Database.Statement;
+  byRowid: Database.Statement;
 }
 
 const statementCache = new WeakMap<Database.Database, SearchStatements>();
@@ -74,7 +73,7 @@ function statementsOf(database: Database.Database): SearchStatements {
     statements = {
       records: new Map(),
       windows: new Map(),
-      atPosition: database.prepare('SELECT searchable, section FROM records WHERE file = ? AND position = ?'),
+      byRowid: database.prepare('SELECT searchable, section FROM records WHERE rowid = ?'),
     };
     statementCache.set(database, statements);
   }
@@ -86,9 +85,7 @@ function recordsStatement(database: Database.Database, statements: SearchStateme
   if (statement === undefined) {
     if (statements.records.size > 16) statements.records.clear();
     statement = database.prepare(
-      `SELECT f.rank AS rank, r.file AS file, r.position AS position
-       FROM (SELECT rowid, bm25(records_fts, 0, ?, ?) AS rank FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ${depth}) AS f
-       JOIN records AS r ON r.rowid = f.rowid`,
+      `SELECT rowid, bm25(records_fts, 0, ?, ?) AS rank FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ${depth}`,
     );
     statements.records.set(depth, statement);
   }
@@ -100,7 +97,7 @@ function windowsStatement(database: Database.Database, statements: SearchStateme
   if (statement === undefined) {
     if (statements.windows.size > 16) statements.windows.clear();
     statement = database.prepare(
-      `SELECT f.rank AS rank, w.file AS file, w.start AS start
+      `SELECT f.rank AS rank, w.members AS members
        FROM (SELECT rowid, bm25(windows_fts, 0, 1) AS rank FROM windows_fts WHERE windows_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ${depth}) AS f
        JOIN windows AS w ON w.rowid = f.rowid`,
     );
@@ -116,8 +113,7 @@ function isVisible(section: MemoryRecordSection, options: SearchOptions): boolea
 }
 
 interface Candidate {
-  file: string;
-  position: number;
+  rowid: number;
   own: number;
   window: number;
 }
@@ -141,27 +137,28 @@ export function searchLexical(database: Database.Database, scope: MemoryScope, q
   const checked = { ...options, scope };
   // Filters that SQL does not see (expiry, metadata, scope of hand-moved sections) can drop hits, so widen until enough survive.
   for (let depth = Math.max(options.limit * 4, 40); ; depth *= 4) {
-    const candidates = new Map<string, Candidate>();
-    const recordRows = recordsStatement(database, statements, depth).all(body, metadata, recordMatch, rowids.first, rowids.last) as Array<{ rank: number; file: string; position: number }>;
-    for (const row of recordRows) candidates.set(`${row.position}\u0000${row.file}`, { file: row.file, position: row.position, own: -row.rank, window: 0 });
-    let windowRows: Array<{ rank: number; file: string; start: number }> = [];
+    // Records are keyed by rowid; within a file rowids follow positions, so ties keep file order.
+    const candidates = new Map<number, Candidate>();
+    const recordRows = recordsStatement(database, statements, depth).all(body, metadata, recordMatch, rowids.first, rowids.last) as Array<{ rowid: number; rank: number }>;
+    for (const row of recordRows) candidates.set(row.rowid, { rowid: row.rowid, own: -row.rank, window: 0 });
+    let windowRows: Array<{ rank: number; members: string }> = [];
     if (context > 0) {
       windowRows = windowsStatement(database, statements, depth).all(windowMatch, rowids.first, rowids.last) as typeof windowRows;
       for (const row of windowRows) {
-        for (let position = row.start; position < row.start + windowSize; position += 1) {
-          const key = `${position}\u0000${row.file}`;
-          const candidate = candidates.get(key) ?? { file: row.file, position, own: 0, window: 0 };
+        for (const member of row.members.split(',')) {
+          const rowid = Number(member);
+          const candidate = candidates.get(rowid) ?? { rowid, own: 0, window: 0 };
           candidate.window = Math.max(candidate.window, -row.rank);
-          candidates.set(key, candidate);
+          candidates.set(rowid, candidate);
         }
       }
     }
     const ranked = [...candidates.values()]
       .map((candidate) => ({ candidate, score: candidate.own + context * candidate.window }))
-      .sort((left, right) => right.score - left.score || left.candidate.file.localeCompare(right.candidate.file) || left.candidate.position - right.candidate.position);
+      .sort((left, right) => right.score - left.score || left.candidate.rowid - right.candidate.rowid);
     const hits: SearchHit[] = [];
     for (const { candidate, score } of ranked) {
-      const row = statements.atPosition.get(candidate.file, candidate.position) as { searchable: number; section: string } | undefined;
+      const row = statements.byRowid.get(candidate.rowid) as { searchable: number; section: string } | undefined;
       if (row === undefined || row.searchable !== 1) continue;
       const section = JSON.parse(row.section) as MemoryRecordSection;
       if (!isVisible(section, checked)) continue;
