@@ -1,5 +1,5 @@
 export { createMemoryService, type MemoryService, type MemoryServiceProviders } from './service/create-memory-service';
-export type { MemoryHydrationLimits, MemoryServiceSettings } from './service/memory-service-settings';
+export { defaultOperationLogBatchSize, type MemoryHydrationLimits, type MemoryServiceSettings } from './service/memory-service-settings';
 export type { MemoryServiceMetrics } from './service/service-internals';
 
 export { parseActor, referenceOf, type MemoryActor, type MemoryActorKind, type MemoryActorReference } from './actor/memory-actor';

@@ -36,6 +36,28 @@ describeWithPostgres('Postgres store', (url) => {
       await second.close();
     });
 
+    it('round-trips text that array literals must escape, in a batch with plain entries', async () => {
+      const store = storeIn(schemaFor('escapes'));
+      await store.migrate();
+      const fixtures = createStoreFixtures();
+      const awkward = ['say "hi"', 'back\\slash \\" end', 'line\nbreak\ttab', '{a,b}', 'NULL', '', ' padded ', 'emoji 🧠 beside "quotes"'];
+      const entries = awkward.map((text, index) =>
+        fixtures.operation({
+          errorMessage: text,
+          scope: { companyId: 'acme', issueId: text === '' ? 'empty' : text },
+          details: { text, index },
+          warnings: [{ code: 'note', message: text }],
+        }),
+      );
+      const plain = fixtures.operation();
+      await store.appendOperations([...entries, plain]);
+      for (const entry of [...entries, plain]) {
+        const stored = await store.getOperation('acme', entry.id);
+        expect(stored).toEqual(entry);
+      }
+      await store.close();
+    });
+
     it('applies each migration once when several processes migrate at the same moment', async () => {
       const schema = schemaFor('concurrent');
       const stores = Array.from({ length: 4 }, () => storeIn(schema));

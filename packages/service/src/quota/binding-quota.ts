@@ -36,6 +36,8 @@ export async function reserveQuota(
   field: string,
 ): Promise<QuotaReservation> {
   const caps = binding.quota ?? {};
+  // Without a cap there is nothing to refuse: no reservation, and the write is counted once it is settled.
+  if (caps.maxRecords === undefined && caps.maxBytes === undefined) return settledOnly(internals, binding);
   const { reserved, usage } = await internals.store.reserveBindingUsage(binding.companyId, binding.id, delta, caps);
   if (!reserved) {
     const overRecords = delta.records > 0 && caps.maxRecords !== undefined && usage.records + delta.records > caps.maxRecords;
@@ -59,6 +61,24 @@ export async function reserveQuota(
       if (!open) return;
       open = false;
       await internals.store.releaseBindingUsage(binding.companyId, binding.id, delta);
+    },
+  };
+}
+
+const nothing: MemoryBindingUsage = { records: 0, bytes: 0 };
+
+/** The reservation of a binding without caps: nothing reserved, what the provider accepted counted. */
+function settledOnly(internals: ServiceInternals, binding: MemoryBinding): QuotaReservation {
+  let open = true;
+  return {
+    reserved: nothing,
+    async settle(records) {
+      if (!open) return;
+      open = false;
+      await internals.store.settleBindingUsage(binding.companyId, binding.id, nothing, records);
+    },
+    async release() {
+      open = false;
     },
   };
 }

@@ -16,7 +16,7 @@ import { parseCallContext, type MemoryCallContext } from '../runtime/call-contex
 import { createMemoryRuntime, type MemoryRuntime } from '../runtime/memory-runtime';
 import type { MemoryServiceStore } from '../store/memory-service-store';
 import { createSqliteMemoryServiceStore } from '../store/sqlite/sqlite-memory-service-store';
-import { validateMemoryServiceSettings, type MemoryServiceSettings } from './memory-service-settings';
+import { defaultOperationLogBatchSize, validateMemoryServiceSettings, type MemoryServiceSettings } from './memory-service-settings';
 import type { MemoryServiceMetrics, ServiceInternals } from './service-internals';
 import { startServiceWorker, type MemoryServiceWorker, type MemoryServiceWorkerOptions } from './memory-service-worker';
 import { createSortableIdFactory } from './sortable-id';
@@ -120,7 +120,7 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
   const reportBackgroundError = (error: unknown, task: string) => settings.onBackgroundError?.(error, task);
   const logWriter = createOperationLogWriter({
     store,
-    batchSize: settings.operationLog?.batchSize ?? 64,
+    batchSize: settings.operationLog?.batchSize ?? defaultOperationLogBatchSize,
     maxPendingEntries: settings.operationLog?.maxPendingEntries ?? 100_000,
     onError: (error) => reportBackgroundError(error, 'appendOperations'),
   });

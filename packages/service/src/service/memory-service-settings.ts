@@ -18,6 +18,9 @@ export interface MemoryHydrationLimits {
   maxSnippetCharacters: number;
 }
 
+/** How many operation log entries the service writes in one batch unless `operationLog.batchSize` says otherwise. */
+export const defaultOperationLogBatchSize = 256;
+
 /** Settings of {@link createMemoryService}. Every setting is optional. */
 export interface MemoryServiceSettings {
   /** Where bindings and logs live. Default: a SQLite store in memory (`createSqliteMemoryServiceStore()`). */
@@ -47,7 +50,9 @@ export interface MemoryServiceSettings {
   /**
    * Operation log writes. `batchSize` 1 writes each entry before the operation returns; larger
    * batches are written when full or at the end of the current event-loop turn, whichever comes
-   * first. Default 64. `retentionDays` is the retention window: workers prune older entries every
+   * first. Default 256: the turn's end flushes anyway, so the size only caps how many entries one
+   * busy turn holds, and a larger batch spreads each write's fixed cost (a commit, a round trip)
+   * over more entries. `retentionDays` is the retention window: workers prune older entries every
    * `retentionIntervalMs` (default one hour), and `pruneOperationLog` applies it on demand.
    * Default: no window, nothing is pruned.
    */

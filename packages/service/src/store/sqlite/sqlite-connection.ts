@@ -34,6 +34,8 @@ export function openSqliteConnection(filename: string, busyTimeoutMs: number): S
   database.pragma('foreign_keys = ON');
 
   const statements = new Map<string, Statement>();
+  // One transaction function for the connection: better-sqlite3 builds a wrapper per `transaction()` call.
+  let inTransaction: ((work: () => unknown) => unknown) | undefined;
   const open = (): Database => {
     if (database === undefined) throw new MemoryConfigurationError({ message: 'The SQLite memory service store is closed.' });
     return database;
@@ -49,7 +51,11 @@ export function openSqliteConnection(filename: string, busyTimeoutMs: number): S
   return {
     open,
     prepare,
-    transaction: (work) => open().transaction(work)(),
+    transaction<Result>(work: () => Result): Result {
+      inTransaction ??= open().transaction((inner: () => unknown) => inner());
+      open();
+      return inTransaction(work) as Result;
+    },
     page(query, request, toEntry) {
       const limit = Math.max(1, Math.min(500, Math.floor(request.limit)));
       const paged = copyFilterQuery(query);
@@ -65,6 +71,7 @@ export function openSqliteConnection(filename: string, busyTimeoutMs: number): S
     },
     close() {
       statements.clear();
+      inTransaction = undefined;
       database?.close();
       database = undefined;
     },

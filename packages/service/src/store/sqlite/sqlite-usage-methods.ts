@@ -33,12 +33,17 @@ export function createSqliteUsageMethods(connection: SqliteConnection): UsageMet
       bindingId,
       companyId,
     );
-  // Usage never goes below zero, whatever was released.
-  const adjust = (companyId: string, bindingId: string, records: number, bytes: number) =>
-    prepare(
+  // Usage never goes below zero, whatever was released. The row exists after the first write of
+  // a binding, so it is only created when the update finds none: one statement on the hot path.
+  const adjust = (companyId: string, bindingId: string, records: number, bytes: number) => {
+    const update = prepare(
       `UPDATE memory_binding_usage SET records = MAX(0, records + ?), bytes = MAX(0, bytes + ?)
        WHERE company_id = ? AND binding_id = ?`,
-    ).run(records, bytes, companyId, bindingId);
+    );
+    if (update.run(records, bytes, companyId, bindingId).changes > 0) return;
+    ensureUsage(companyId, bindingId);
+    update.run(records, bytes, companyId, bindingId);
+  };
 
   return {
     async getBindingUsage(companyId, bindingId) {
@@ -73,7 +78,6 @@ export function createSqliteUsageMethods(connection: SqliteConnection): UsageMet
 
     async settleBindingUsage(companyId, bindingId, reserved, records) {
       transaction(() => {
-        ensureUsage(companyId, bindingId);
         const previous = prepare('SELECT bytes FROM memory_binding_records WHERE binding_id = ? AND provider_record_id = ?');
         const upsert = prepare(
           `INSERT INTO memory_binding_records (binding_id, provider_record_id, company_id, bytes) VALUES (?, ?, ?, ?)
