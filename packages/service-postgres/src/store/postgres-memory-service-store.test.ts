@@ -46,7 +46,7 @@ describeWithPostgres('Postgres store', (url) => {
           errorMessage: text,
           scope: { companyId: 'acme', issueId: text === '' ? 'empty' : text },
           details: { text, index },
-          warnings: [{ code: 'note', message: text }],
+          warnings: [{ type: 'other', message: text }],
         }),
       );
       const plain = fixtures.operation();
