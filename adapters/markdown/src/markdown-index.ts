@@ -76,6 +76,9 @@ export class MarkdownIndex {
   private readonly statements;
   private readonly windows: WindowIndex;
   private readonly tokensByScope = new Map<string, string>();
+  /** Dedupe keys of the texts of the batch being written, computed by findDuplicates, for the inserts. */
+  private readonly batchKeys = new Map<string, string>();
+  private batchScopeKey: string | undefined;
   private vectorStatements: { deleteVector: Database.Statement; deleteRow: Database.Statement } | undefined;
 
   constructor(readonly database: Database.Database, private readonly indexWindows = true) {
@@ -103,7 +106,9 @@ export class MarkdownIndex {
       recordById: database.prepare('SELECT rowid, file, section FROM records WHERE id = ?'),
       recordIdExists: database.prepare('SELECT 1 FROM records WHERE id = ? UNION ALL SELECT 1 FROM resources WHERE id = ?'),
       resourceById: database.prepare('SELECT file, section FROM resources WHERE id = ?'),
-      duplicate: database.prepare("SELECT id FROM records WHERE dedupe_key = ? AND status IN ('approved', 'pending') ORDER BY id LIMIT 1"),
+      duplicates: database.prepare(
+        "SELECT dedupe_key AS key, min(id) AS id FROM records WHERE dedupe_key IN (SELECT value FROM json_each(?)) AND status IN ('approved', 'pending') GROUP BY dedupe_key",
+      ),
       duplicateResource: database.prepare('SELECT id FROM resources WHERE dedupe_key = ? LIMIT 1'),
       lastPosition: database.prepare('SELECT max(position) AS position FROM records WHERE file = ?'),
       counts: database.prepare(
@@ -209,10 +214,25 @@ export class MarkdownIndex {
     return this.statements.recordIdExists.get(id, id) !== undefined;
   }
 
-  /** The live record of the scope with exactly this text, if any. */
-  findDuplicate(scope: MemoryScope, text: string): string | undefined {
-    const row = this.statements.duplicate.get(dedupeKeyOf(scopeKeyOf(scope), text)) as { id: string } | undefined;
-    return row?.id;
+  /**
+   * The live records of the scope with exactly these texts: text to the id of the first one. One
+   * query for a batch; the keys are kept for the inserts of the same batch.
+   */
+  findDuplicates(scope: MemoryScope, texts: ReadonlyArray<string>): Map<string, string> {
+    const scopeKey = scopeKeyOf(scope);
+    this.batchKeys.clear();
+    this.batchScopeKey = scopeKey;
+    const byKey = new Map<string, string>();
+    for (const text of texts) {
+      const key = dedupeKeyOf(scopeKey, text);
+      this.batchKeys.set(text, key);
+      byKey.set(key, text);
+    }
+    const found = new Map<string, string>();
+    for (const row of this.statements.duplicates.all(JSON.stringify([...byKey.keys()])) as Array<{ key: string; id: string }>) {
+      found.set(byKey.get(row.key) as string, row.id);
+    }
+    return found;
   }
 
   /** The resource of the scope with exactly this text, if any. */
@@ -270,7 +290,7 @@ export class MarkdownIndex {
       section.kind,
       section.status,
       section.version,
-      dedupeKeyOf(scopeKey, section.text),
+      (scopeKey === this.batchScopeKey ? this.batchKeys.get(section.text) : undefined) ?? dedupeKeyOf(scopeKey, section.text),
       section.expiresAt ?? null,
       searchable ? 1 : 0,
       JSON.stringify(section),

@@ -13,6 +13,7 @@ export function writeRecords(repository: MarkdownRepository, scope: MemoryScope,
   const fresh: MemoryRecordSection[] = [];
   const freshByText = new Map<string, MemoryRecordSection>();
   const updates = new Map<string, Map<string, NewRecord[]>>();
+  const duplicates = repository.index.findDuplicates(scope, records.map((record) => record.text));
   for (const record of records) {
     const inBatch = freshByText.get(record.text);
     if (inBatch !== undefined) {
@@ -21,7 +22,7 @@ export function writeRecords(repository: MarkdownRepository, scope: MemoryScope,
       ids.push(inBatch.id);
       continue;
     }
-    const existingId = repository.index.findDuplicate(scope, record.text);
+    const existingId = duplicates.get(record.text);
     const existing = existingId === undefined ? undefined : repository.index.record(existingId);
     if (existing !== undefined) {
       const perFile = updates.get(existing.file) ?? new Map<string, NewRecord[]>();
