@@ -78,18 +78,23 @@ export function createSqliteUsageMethods(connection: SqliteConnection): UsageMet
 
     async settleBindingUsage(companyId, bindingId, reserved, records) {
       transaction(() => {
-        const previous = prepare('SELECT bytes FROM memory_binding_records WHERE binding_id = ? AND provider_record_id = ?');
-        const upsert = prepare(
-          `INSERT INTO memory_binding_records (binding_id, provider_record_id, company_id, bytes) VALUES (?, ?, ?, ?)
-           ON CONFLICT (binding_id, provider_record_id) DO UPDATE SET bytes = excluded.bytes`,
+        // Most records are new: the insert alone counts them, and only a known one is read and updated.
+        const insert = prepare(
+          'INSERT INTO memory_binding_records (binding_id, provider_record_id, company_id, bytes) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
         );
+        const previous = prepare('SELECT bytes FROM memory_binding_records WHERE binding_id = ? AND provider_record_id = ?');
+        const update = prepare('UPDATE memory_binding_records SET bytes = ? WHERE binding_id = ? AND provider_record_id = ?');
         let added = 0;
         let bytes = 0;
         for (const record of records) {
-          const known = previous.get(bindingId, record.providerRecordId) as { bytes: number } | undefined;
-          if (known === undefined) added += 1;
-          bytes += record.bytes - Number(known?.bytes ?? 0);
-          upsert.run(bindingId, record.providerRecordId, companyId, record.bytes);
+          if (insert.run(bindingId, record.providerRecordId, companyId, record.bytes).changes > 0) {
+            added += 1;
+            bytes += record.bytes;
+            continue;
+          }
+          const known = previous.get(bindingId, record.providerRecordId) as { bytes: number };
+          bytes += record.bytes - Number(known.bytes);
+          update.run(record.bytes, bindingId, record.providerRecordId);
         }
         adjust(companyId, bindingId, added - reserved.records, bytes - reserved.bytes);
       });
