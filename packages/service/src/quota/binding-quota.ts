@@ -37,7 +37,7 @@ export async function reserveQuota(
 ): Promise<QuotaReservation> {
   const caps = binding.quota ?? {};
   // Without a cap there is nothing to refuse: no reservation, and the write is counted once it is settled.
-  if (caps.maxRecords === undefined && caps.maxBytes === undefined) return settledOnly(internals, binding);
+  if (caps.maxRecords === undefined && caps.maxBytes === undefined) return reservationOf(internals, binding, nothing);
   const { reserved, usage } = await internals.store.reserveBindingUsage(binding.companyId, binding.id, delta, caps);
   if (!reserved) {
     const overRecords = delta.records > 0 && caps.maxRecords !== undefined && usage.records + delta.records > caps.maxRecords;
@@ -49,6 +49,13 @@ export async function reserveQuota(
         : { quota: 'bytes', limit: caps.maxBytes ?? 0, used: usage.bytes, requested: delta.bytes }),
     });
   }
+  return reservationOf(internals, binding, delta);
+}
+
+const nothing: MemoryBindingUsage = { records: 0, bytes: 0 };
+
+/** What was reserved (nothing for a binding without caps), settled or released once. */
+function reservationOf(internals: ServiceInternals, binding: MemoryBinding, delta: MemoryBindingUsage): QuotaReservation {
   let open = true;
   return {
     reserved: delta,
@@ -60,25 +67,7 @@ export async function reserveQuota(
     async release() {
       if (!open) return;
       open = false;
-      await internals.store.releaseBindingUsage(binding.companyId, binding.id, delta);
-    },
-  };
-}
-
-const nothing: MemoryBindingUsage = { records: 0, bytes: 0 };
-
-/** The reservation of a binding without caps: nothing reserved, what the provider accepted counted. */
-function settledOnly(internals: ServiceInternals, binding: MemoryBinding): QuotaReservation {
-  let open = true;
-  return {
-    reserved: nothing,
-    async settle(records) {
-      if (!open) return;
-      open = false;
-      await internals.store.settleBindingUsage(binding.companyId, binding.id, nothing, records);
-    },
-    async release() {
-      open = false;
+      if (delta.records !== 0 || delta.bytes !== 0) await internals.store.releaseBindingUsage(binding.companyId, binding.id, delta);
     },
   };
 }
