@@ -12,6 +12,11 @@ describe('PII detection', () => {
     ['api-key', 'AKIAIOSFODNN7EXAMPLE is the id'],
     ['us-ssn', 'SSN 123-45-6789'],
     ['uk-nino', 'NI number AB 12 34 56 C'],
+    ['api-key', 'token sk-abcdefghijklmnopqrst without digits'],
+    ['api-key', 'github ghp_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ'],
+    ['api-key', 'slack xoxb-abcdefghijklmn'],
+    ['api-key', 'google AIzaabcdefghijklmnopqrstuvwxyzABCDEFGHI'],
+    ['api-key', 'gitlab glpat-abcdefghijklmnopqrstu'],
   ])('finds raw %s (risk 2)', (kind, text) => {
     expect(detectPii(text)).toEqual({ risk: 2, kinds: expect.arrayContaining([kind]) });
   });
