@@ -163,6 +163,8 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
       const existing = await store.getBindingByKey(companyId, parseInput(bindingKeySchema, key, 'binding key', 'key'));
       if (existing === undefined) return false;
       const targets = (await store.listTargets(companyId)).filter((target) => target.bindingId === existing.id);
+      // Counts still queued go in first, so the deletion removes them with the rest.
+      await internals.usageSettlements.flush();
       return store.deleteBinding(companyId, existing.id, [
         ...targets.map((target) =>
           activity(companyId, 'target.removed', { type: 'target', id: `${target.targetType}:${target.targetId}` }, target, null),

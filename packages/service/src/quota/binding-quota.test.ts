@@ -112,6 +112,26 @@ describe('binding quotas', () => {
     await heartbeat.capture({ source, payload: { text: 'Residue to extract later.' } });
   });
 
+  it('counts writes to a binding without caps in batches, in the store before a forget, a cap or a flush reads them', async () => {
+    const created = await createTestService();
+    cleanUp = created.cleanUp;
+    const { service } = created;
+    const binding = await bindCompanyDefault(service, actors.acmeAdmin, 'default', 'memory');
+    const memory = service.runtime(as(actors.planner));
+    await memory.upsertRecords({ records: [{ text: 'one' }, { text: 'two' }] });
+    await memory.upsertRecords({ records: [{ text: 'three' }] });
+    await service.flush();
+    expect(await service.store.getBindingUsage('acme', binding.id)).toEqual({ records: 3, bytes: 11 });
+    const added = await memory.upsertRecords({ records: [{ text: 'four' }] });
+    await memory.forget({ handles: added.records! });
+    await service.flush();
+    expect(await service.store.getBindingUsage('acme', binding.id)).toEqual({ records: 3, bytes: 11 });
+    // A cap set now starts from everything written so far, the write still queued included.
+    await memory.upsertRecords({ records: [{ text: 'five' }] });
+    await service.control(as(actors.acmeAdmin)).updateBinding('default', { quota: { maxRecords: 4 } });
+    await expect(memory.upsertRecords({ records: [{ text: 'six' }] })).rejects.toMatchObject({ quota: 'records', used: 4 });
+  });
+
   it('sets, changes and removes caps through the control plane, validated', async () => {
     const created = await createTestService();
     cleanUp = created.cleanUp;

@@ -36,8 +36,10 @@ export async function reserveQuota(
   field: string,
 ): Promise<QuotaReservation> {
   const caps = binding.quota ?? {};
-  // Without a cap there is nothing to refuse: no reservation, and the write is counted once it is settled.
-  if (caps.maxRecords === undefined && caps.maxBytes === undefined) return reservationOf(internals, binding, nothing);
+  // Without a cap there is nothing to refuse: no reservation, and what the write added is counted in a batch.
+  if (caps.maxRecords === undefined && caps.maxBytes === undefined) return uncappedReservation(internals, binding);
+  // Writes queued for counting are in the usage before a cap is checked against it.
+  await internals.usageSettlements.flush();
   const { reserved, usage } = await internals.store.reserveBindingUsage(binding.companyId, binding.id, delta, caps);
   if (!reserved) {
     const overRecords = delta.records > 0 && caps.maxRecords !== undefined && usage.records + delta.records > caps.maxRecords;
@@ -54,7 +56,18 @@ export async function reserveQuota(
 
 const nothing: MemoryBindingUsage = { records: 0, bytes: 0 };
 
-/** What was reserved (nothing for a binding without caps), settled or released once. */
+/** The reservation of a binding without caps: nothing reserved, what the provider accepted queued for counting. */
+function uncappedReservation(internals: ServiceInternals, binding: MemoryBinding): QuotaReservation {
+  return {
+    reserved: nothing,
+    async settle(records) {
+      internals.usageSettlements.add(binding.companyId, binding.id, records);
+    },
+    async release() {},
+  };
+}
+
+/** What was reserved, settled or released once. */
 function reservationOf(internals: ServiceInternals, binding: MemoryBinding, delta: MemoryBindingUsage): QuotaReservation {
   let open = true;
   return {
@@ -67,7 +80,7 @@ function reservationOf(internals: ServiceInternals, binding: MemoryBinding, delt
     async release() {
       if (!open) return;
       open = false;
-      if (delta.records !== 0 || delta.bytes !== 0) await internals.store.releaseBindingUsage(binding.companyId, binding.id, delta);
+      await internals.store.releaseBindingUsage(binding.companyId, binding.id, delta);
     },
   };
 }

@@ -229,6 +229,8 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
         async ({ adapter, binding, scope }) => {
           const forgotten = await adapter.forget(valid.handles, scope);
           const ids = valid.handles.filter((handle) => handle.providerKey === adapter.key).map((handle) => handle.providerRecordId);
+          // Records a write of this turn added are counted before they are uncounted.
+          await internals.usageSettlements.flush();
           await internals.store
             .uncountBindingRecords(binding.companyId, binding.id, ids)
             .catch((error: unknown) => internals.reportBackgroundError(error, 'uncountBindingRecords'));

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { createCursorCodec, MemoryConfigurationError } from '@memplane/core';
 import { createOperationLogWriter } from '../audit/operation-log-writer';
+import { createUsageSettlements } from '../quota/usage-settlements';
 import { createMemoryCostLedger, type MemoryCostLedger } from '../costs/memory-cost-ledger';
 import { createInProcessJobQueue } from '../queue/in-process-job-queue';
 import type { MemoryJobQueue } from '../queue/memory-job-queue';
@@ -54,7 +55,7 @@ export interface MemoryService {
   startWorker(options?: MemoryServiceWorkerOptions): Promise<MemoryServiceWorker>;
   /** The queue of hook deliveries, extraction polls and retention passes. */
   readonly queue: MemoryJobQueue;
-  /** Waits until the jobs due in this process have run, then writes the pending log entries. */
+  /** Waits until the jobs due in this process have run, then writes the pending usage counts and log entries. */
   whenIdle(): Promise<void>;
   /** The hook registry and the five hooks. */
   readonly hooks: MemoryHooks;
@@ -64,9 +65,9 @@ export interface MemoryService {
   readonly store: MemoryServiceStore;
   /** Counters since start. */
   metrics(): MemoryServiceMetrics;
-  /** Writes every pending operation log entry. */
+  /** Writes every pending usage count (of bindings without caps) and operation log entry. */
   flush(): Promise<void>;
-  /** Stops the queue (waiting for running jobs), flushes the log, closes the adapters that can be closed, then the store. */
+  /** Stops the queue (waiting for running jobs), flushes usage counts and the log, closes the adapters that can be closed, then the store. */
   close(): Promise<void>;
 }
 
@@ -124,6 +125,16 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     maxPendingEntries: settings.operationLog?.maxPendingEntries ?? 100_000,
     onError: (error) => reportBackgroundError(error, 'appendOperations'),
   });
+  const usageSettlements = createUsageSettlements({
+    store,
+    maxQueuedRecords: 1_000,
+    onError: (error) => reportBackgroundError(error, 'settleBindingUsage'),
+  });
+  // Everything written before a flush is in the store after it: usage counts, then the log.
+  const flushWrites = async () => {
+    await usageSettlements.flush();
+    await logWriter.flush();
+  };
   const ownsWorker = settings.queue === undefined;
   const queue =
     settings.queue ??
@@ -135,6 +146,7 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     adapters,
     authorize: settings.authorize ?? defaultAuthorize,
     logWriter,
+    usageSettlements,
     codec: createCursorCodec({ ...(settings.cursorSecret === undefined ? {} : { secret: settings.cursorSecret }), now: () => clock().getTime() }),
     now,
     createId: settings.createId ?? createSortableIdFactory(),
@@ -171,7 +183,7 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     queue,
     async whenIdle() {
       await queue.whenIdle?.();
-      await logWriter.flush();
+      await flushWrites();
     },
     providers: {
       list: () => registry.list(),
@@ -191,10 +203,10 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
         pendingLogEntries: logWriter.pending(),
       };
     },
-    flush: () => logWriter.flush(),
+    flush: flushWrites,
     async close() {
       await (worker === undefined ? queue.stop() : worker.stop());
-      await logWriter.flush();
+      await flushWrites();
       await adapters.closeAll();
       await store.close();
     },

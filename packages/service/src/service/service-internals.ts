@@ -1,3 +1,4 @@
+import type { UsageSettlements } from '../quota/usage-settlements';
 import type { CursorCodec } from '@memplane/core';
 import type { OperationLogWriter } from '../audit/operation-log-writer';
 import type { MemoryAuthorize } from '../policy/memory-policy';
@@ -37,6 +38,7 @@ export interface ServiceInternals {
   adapters: AdapterCache;
   authorize: MemoryAuthorize;
   logWriter: OperationLogWriter;
+  usageSettlements: UsageSettlements;
   codec: CursorCodec;
   now: () => string;
   createId: (prefix: string) => string;
