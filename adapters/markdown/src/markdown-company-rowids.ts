@@ -5,7 +5,7 @@ import { MemoryConfigurationError } from '@memplane/core';
  * Rowids of records and windows per company: each company owns one block of 2^32 rowids, so a
  * query scoped to a company hands FTS5 a rowid range (which it seeks to) instead of a company
  * token that BM25 would also have to count over every record of the company. At 100k records in
- * 10 companies that halved the cost of the full-text queries.
+ * 10 companies the full-text queries took 40 to 60% less time.
  */
 export const companyBlockSize = 2 ** 32;
 

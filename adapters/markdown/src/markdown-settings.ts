@@ -34,7 +34,7 @@ export interface MarkdownAdapterSettings {
   lexicalWeights?: Partial<LexicalWeights>;
   /**
    * Index overlapping windows of neighbouring records and add the best window's score to each
-   * record's (see `lexicalWeights.context`). Default true: it took LoCoMo R@10 from 63.7 to 75.4, and
+   * record's (see `lexicalWeights.context`). Default true: it took LoCoMo R@10 from 63.4 to 75.3, and
    * costs about a quarter of the write time. Changing it rebuilds the index on open.
    */
   neighbourWindows?: boolean;
