@@ -124,6 +124,24 @@ interface Candidate {
  * The company is a rowid range and the other scope fields are tokens, both inside FTS5.
  */
 export function searchLexical(database: Database.Database, scope: MemoryScope, query: string, options: SearchOptions): SearchHit[] {
+  // One read transaction, so the company's rowid block and the rows found come from the same
+  // snapshot even when another process rebuilds (and numbers the companies again) meanwhile.
+  return readSnapshotOf(database)(() => searchInSnapshot(database, scope, query, options));
+}
+
+const snapshots = new WeakMap<Database.Database, (work: () => SearchHit[]) => SearchHit[]>();
+
+function readSnapshotOf(database: Database.Database): (work: () => SearchHit[]) => SearchHit[] {
+  let run = snapshots.get(database);
+  if (run === undefined) {
+    const transaction = database.transaction((work: () => SearchHit[]) => work());
+    run = (work) => transaction.deferred(work);
+    snapshots.set(database, run);
+  }
+  return run;
+}
+
+function searchInSnapshot(database: Database.Database, scope: MemoryScope, query: string, options: SearchOptions): SearchHit[] {
   const terms = queryTerms(query);
   if (terms.length === 0) return [];
   const expression = orExpression(terms);
