@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { defineMemoryAdapter, type MemoryAdapter, type MemoryScope, type MemorySnippet } from '@memplane/core';
 import { createMemoryAdapter } from '@memplane/memory';
-import { createMemoryService, createSqliteMemoryServiceStore, type MemoryService } from '@memplane/service';
+import { createMemoryService, createSqliteMemoryServiceStore, defaultOperationLogBatchSize, type MemoryService } from '@memplane/service';
 import { formatNumber, median, percentile, type Benchmark, type BenchTable } from './bench-harness';
 
 const scope: MemoryScope = { companyId: 'acme', agentId: 'planner' };
@@ -59,15 +59,16 @@ interface ServiceVariant {
 
 async function createServiceVariants(adapter: MemoryAdapter, directory: string): Promise<ServiceVariant[]> {
   const setups = [
-    { name: 'service, SQLite :memory:, log batched (default)', filename: ':memory:', batchSize: 64 },
-    { name: 'service, SQLite file (WAL), log batched (default)', filename: join(directory, 'batched.db'), batchSize: 64 },
+    { name: 'service, SQLite :memory:, log batched (default)', filename: ':memory:', batchSize: undefined },
+    { name: 'service, SQLite file (WAL), log batched (default)', filename: join(directory, 'batched.db'), batchSize: undefined },
     { name: 'service, SQLite file (WAL), log written per operation', filename: join(directory, 'each.db'), batchSize: 1 },
   ];
   const variants: ServiceVariant[] = [];
   for (const setup of setups) {
     const service = await createMemoryService({
       store: createSqliteMemoryServiceStore({ filename: setup.filename }),
-      operationLog: { batchSize: setup.batchSize },
+      // The batched variants run with the service's default batch size.
+      ...(setup.batchSize === undefined ? {} : { operationLog: { batchSize: setup.batchSize } }),
       providers: [{ providerId: 'bench', description: 'the shared adapter', capabilities: adapter.capabilities, create: () => adapter }],
     });
     const control = service.control({ actor: { kind: 'company', companyId: 'acme' } });
@@ -165,7 +166,7 @@ export const serviceOverheadBenchmark: Benchmark = {
       const notes = [
         `Per-call wall time in µs: p50 and p99 over ${rounds} rounds × ${callsPerRound} calls per variant (after ${warmupCalls} warm-up calls), mean = median over rounds of the round mean; variants interleaved round by round.`,
         'Overhead = the variant minus "adapter directly" on the same adapter instance and data. Target: overhead p50 ≤ 50 µs on SQLite.',
-        'Batched log: entries are written 64 at a time (or at the end of the event-loop turn), so most calls pay no write and every 64th pays the batch; the mean column includes that amortised cost. "Per operation" writes one entry in its own transaction before the call returns.',
+        `Batched log: entries are written ${defaultOperationLogBatchSize} at a time (the default \`operationLog.batchSize\`, or at the end of the event-loop turn), so most calls pay no write and every ${defaultOperationLogBatchSize}th pays the batch; the mean column includes that amortised cost. "Per operation" writes one entry in its own transaction before the call returns.`,
       ];
       for (const [label, adapter] of [
         ['prepared-results adapter', createPreparedAdapter()],
