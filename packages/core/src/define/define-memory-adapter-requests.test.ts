@@ -159,6 +159,11 @@ describe('defineMemoryAdapter: requests', () => {
     expect(() => defineMemoryAdapter({ ...implementation, capabilities })).toThrow(
       expect.objectContaining({ code: 'MEMORY_VALIDATION', field: 'capabilities.profile' }) as MemoryValidationError,
     );
+    const remote = { remoteOperations: ['query', 'search'] } as unknown as MemoryAdapterCapabilities;
+    expect(() => defineMemoryAdapter({ ...implementation, capabilities: remote })).toThrow(
+      expect.objectContaining({ code: 'MEMORY_VALIDATION', field: 'capabilities.remoteOperations.1' }) as MemoryValidationError,
+    );
+    expect(defineMemoryAdapter({ ...implementation, capabilities: { remoteOperations: ['capture'] } }).capabilities.remoteOperations).toEqual(['capture']);
   });
 
   it('answers get with null for a handle of another adapter, without calling the implementation', async () => {

@@ -136,4 +136,22 @@ export const memoryAdapterCapabilitiesSchema = z.strictObject({
   retryExtractionJob: z.boolean().optional(),
   explain: z.boolean().optional(),
   metadataFilter: z.boolean().optional(),
+  remoteOperations: z
+    .array(
+      z.enum([
+        'capture',
+        'upsertRecords',
+        'query',
+        'list',
+        'get',
+        'forget',
+        'correct',
+        'profile',
+        'getExtractionJob',
+        'listExtractionJobs',
+        'retryExtractionJob',
+        'explain',
+      ]),
+    )
+    .optional(),
 });

@@ -1,3 +1,18 @@
+/** An operation of the adapter contract, as the capability manifest names it. */
+export type MemoryAdapterOperation =
+  | 'capture'
+  | 'upsertRecords'
+  | 'query'
+  | 'list'
+  | 'get'
+  | 'forget'
+  | 'correct'
+  | 'profile'
+  | 'getExtractionJob'
+  | 'listExtractionJobs'
+  | 'retryExtractionJob'
+  | 'explain';
+
 /**
  * The capability manifest of an adapter. It is JSON-serialisable and declarative:
  * a flag that is absent or false means the surface is not available, and calling it
@@ -25,4 +40,11 @@ export interface MemoryAdapterCapabilities {
   explain?: boolean;
   /** `metadataFilter` on query and list is applied (by the provider or after retrieval). */
   metadataFilter?: boolean;
+  /**
+   * The operations that call a remote service (the provider's API, an embedding or LLM
+   * endpoint), where rate limits, server errors, timeouts and malformed bodies can happen.
+   * Absent means every operation does. An adapter that serves an operation locally leaves
+   * it out, and the conformance suite skips that operation's `errors.*` rules, saying so.
+   */
+  remoteOperations?: MemoryAdapterOperation[];
 }
