@@ -6,12 +6,11 @@ import type { MemoryServiceStore } from '../memory-service-store';
 import { createSqliteBindingCache } from './sqlite-binding-cache';
 import { openSqliteConnection } from './sqlite-connection';
 import { createSqliteAccountingMethods } from './sqlite-accounting-methods';
-import { createSqliteLogMethods } from './sqlite-log-methods';
+import { createSqliteLogMethods, insertRowsSql } from './sqlite-log-methods';
 import { createSqliteUsageMethods } from './sqlite-usage-methods';
 import { applySqliteMigrations } from './sqlite-migrations';
 import { activityColumns, activityValues, bindingColumns, bindingValues, rowToBinding as toBinding, rowToTarget } from '../support/binding-rows';
 import { jsonAsTextCodec, type StoreRow } from '../support/store-row-codec';
-import { insertRowsSql } from './sqlite-log-methods';
 
 /** Settings of {@link createSqliteMemoryServiceStore}. */
 export interface SqliteMemoryServiceStoreSettings {

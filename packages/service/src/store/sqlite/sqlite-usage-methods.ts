@@ -1,10 +1,10 @@
 import type { MemoryBindingUsage } from '../memory-accounting-records';
 import type { MemoryAccountingStore } from '../memory-accounting-store';
-import type { SqliteConnection } from './sqlite-connection';
-import { narrowToHours, recordOperationHours } from './sqlite-operation-hours';
 import { operationValues } from '../support/operation-rows';
 import { operationFilterQuery, sqliteDialect } from '../support/store-filters';
+import type { SqliteConnection } from './sqlite-connection';
 import { insertOperation } from './sqlite-log-methods';
+import { narrowToHours, recordOperationHours } from './sqlite-operation-hours';
 
 type UsageMethods = Pick<
   MemoryAccountingStore,
@@ -16,7 +16,6 @@ type UsageMethods = Pick<
   | 'pruneOperations'
   | 'listCompaniesWithOperationsBefore'
 >;
-
 
 /** The per-binding usage that quotas check, and the retention of the operation log. */
 export function createSqliteUsageMethods(connection: SqliteConnection): UsageMethods {
