@@ -14,7 +14,7 @@ export interface ConformanceOptions {
   /**
    * Creates a second adapter object over the same backend as the adapter most recently returned
    * by `createAdapter` (another process, another client). Needed by the `scope.peer` rules: without
-   * it they fail unless `skip` names them with a reason.
+   * it they fail.
    */
   createPeerAdapter?: () => MemoryAdapter | Promise<MemoryAdapter>;
   /**
@@ -25,14 +25,10 @@ export interface ConformanceOptions {
   waitForConsistency?: () => void | Promise<void>;
   /**
    * Injects provider faults into the adapters `createAdapter` returns. Needed by the `errors` rules
-   * and the extraction failure and retry rules: without it they fail unless `skip` names them.
+   * of the operations the manifest declares remote (`capabilities.remoteOperations`; all, when it
+   * is absent) and by the extraction failure and retry rules: without it they fail.
    */
   faults?: MemoryFaultInjector;
-  /**
-   * Rules to skip, by rule id or id prefix (a family such as `errors`, or `scope.peer`), each with
-   * the reason shown in the report. An empty reason is refused: every skip says why.
-   */
-  skip?: Partial<Record<string, string>>;
   /** Runs only the rules whose id starts with one of these prefixes (for debugging one rule). */
   only?: string[];
   /** How long one rule may take before it fails, in milliseconds. Default 30000. */
@@ -63,18 +59,13 @@ export function prefixSelects(prefix: string, ruleId: string): boolean {
 
 function conformanceOptionsSchema(rules: ReadonlyArray<ConformanceRule>) {
   const selectsAnyRule = (prefix: string) => rules.some((rule) => prefixSelects(prefix, rule.id));
-  return z.object({
+  // Strict: an option this suite does not know (such as a `skip` list) is refused, not ignored.
+  return z.strictObject({
     name: z.string().trim().min(1, 'must not be empty'),
     createAdapter: functionSchema,
     createPeerAdapter: functionSchema.optional(),
     waitForConsistency: functionSchema.optional(),
     faults: faultInjectorSchema.optional(),
-    skip: z
-      .record(
-        z.string().refine(selectsAnyRule, 'names no conformance rule (use a rule id or a dotted prefix of one)'),
-        z.string('needs a reason').trim().min(1, 'needs a non-empty reason'),
-      )
-      .optional(),
     only: z
       .array(z.string().refine(selectsAnyRule, 'names no conformance rule (use a rule id or a dotted prefix of one)'))
       .min(1, 'needs at least one prefix when set')
@@ -85,8 +76,7 @@ function conformanceOptionsSchema(rules: ReadonlyArray<ConformanceRule>) {
 
 /**
  * Validates conformance options against the rules they will run. Throws `MemoryValidationError`
- * naming the bad field, such as `skip.errors` for a skip without a reason or `createAdapter`
- * when it is not a function.
+ * naming the bad field, such as `createAdapter` when it is not a function.
  */
 export function validateConformanceOptions(
   options: unknown,
@@ -105,17 +95,4 @@ export function selectRules(
   const only = options.only;
   if (only === undefined) return [...rules];
   return rules.filter((rule) => only.some((prefix) => prefixSelects(prefix, rule.id)));
-}
-
-/** The explicit skip that applies to a rule: the most specific matching entry, with its key. */
-export function findExplicitSkip(
-  options: ConformanceOptions,
-  ruleId: string,
-): { key: string; reason: string } | undefined {
-  let found: { key: string; reason: string } | undefined;
-  for (const [key, reason] of Object.entries(options.skip ?? {})) {
-    if (reason === undefined || !prefixSelects(key, ruleId)) continue;
-    if (found === undefined || key.length > found.key.length) found = { key, reason: reason.trim() };
-  }
-  return found;
 }

@@ -32,8 +32,8 @@ export const ruleFamilies: ReadonlyArray<RuleFamily> = [
  * - `faults`: a fault injector (`options.faults`);
  * - `peer`: a second adapter instance over the same backend (`options.createPeerAdapter`).
  *
- * A rule whose need is missing FAILS, unless the options skip it with a reason: a suite that
- * silently passes because nobody wired the fault injector proves nothing.
+ * A rule whose need is missing FAILS: a suite that silently passes because nobody wired the
+ * fault injector proves nothing. Only the capability manifest skips rules (`requires`).
  */
 export type RuleNeed = 'faults' | 'peer';
 
@@ -53,7 +53,7 @@ export interface ConformanceRule {
    * applies. Reads only the declared capability manifest, never the adapter's behaviour.
    */
   requires?: (capabilities: MemoryAdapterCapabilities, options: ConformanceOptions) => string | undefined;
-  /** What the rule needs from the options; a missing need fails the rule unless it is skipped explicitly. */
+  /** What the rule needs from the options; a missing need fails the rule. */
   needs?: ReadonlyArray<RuleNeed>;
   /** Runs the checks. Throws (an `AssertionError` or the adapter's error) when the adapter does not conform. */
   run(context: RuleContext): Promise<void>;

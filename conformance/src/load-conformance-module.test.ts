@@ -12,7 +12,6 @@ describe('loadConformanceModule', () => {
     expect(await loaded.createPeerAdapter?.()).toEqual({ origin: 'peer' });
     expect(typeof loaded.faults?.inject).toBe('function');
     expect(typeof loaded.waitForConsistency).toBe('function');
-    expect(loaded.skip).toEqual({ errors: 'the fixture has no provider to fault' });
   });
 
   it('falls back to a named createAdapter, and takes the export named by exportName', async () => {

@@ -30,7 +30,7 @@ function exportsOf(loaded: unknown): Record<string, unknown> {
  * Loads a conformance module (`.ts`, `.mts`, `.js`, `.mjs` or `.cjs`, through jiti) and reads
  * its exports: `createAdapter` (the default export, a named export `createAdapter`, or the
  * export named `exportName`), and the optional named exports `createPeerAdapter`, `faults`,
- * `waitForConsistency` and `skip`. Throws `MemoryValidationError` for an empty path or export name, and
+ * `waitForConsistency`. Throws `MemoryValidationError` for an empty path or export name, and
  * `MemoryConfigurationError` when the file is missing or has no adapter factory.
  */
 export async function loadConformanceModule(path: string, exportName?: string): Promise<LoadedConformanceModule> {
@@ -58,6 +58,5 @@ export async function loadConformanceModule(path: string, exportName?: string): 
   if (exports.createPeerAdapter !== undefined) module.createPeerAdapter = exports.createPeerAdapter as () => MemoryAdapter;
   if (exports.faults !== undefined) module.faults = exports.faults as MemoryFaultInjector;
   if (exports.waitForConsistency !== undefined) module.waitForConsistency = exports.waitForConsistency as () => Promise<void>;
-  if (exports.skip !== undefined) module.skip = exports.skip as Partial<Record<string, string>>;
   return module;
 }

@@ -32,6 +32,10 @@ export function describeApplicability(rule: ConformanceRule): string {
       if (runsWithEveryFlag && requires({ ...everyFlag, [flag]: false }, noOptions) !== undefined) conditions.push(`\`${flag}\``);
       if (runsWithNoFlag && requires({ [flag]: true }, noOptions) !== undefined) conditions.push(`\`${flag}\` off`);
     }
+    // The fault rules of an operation run only while the manifest counts it as remote.
+    if (runsWithEveryFlag && requires({ ...everyFlag, remoteOperations: [] }, noOptions) !== undefined) {
+      conditions.push('the operation in `remoteOperations` (or that field absent)');
+    }
   }
   for (const need of rule.needs ?? []) conditions.push(need === 'faults' ? '`faults`' : '`createPeerAdapter`');
   return conditions.length === 0 ? 'always' : conditions.join(' + ');

@@ -22,12 +22,8 @@ async function validationFieldOf(options: unknown): Promise<string> {
 }
 
 describe('runConformance options', () => {
-  it('refuses a skip without a reason, naming the skip entry', async () => {
-    expect(await validationFieldOf(reference({ skip: { errors: '  ' } }))).toBe('skip.errors');
-  });
-
-  it('refuses a skip entry that names no rule (a typo must not silently skip nothing)', async () => {
-    expect(await validationFieldOf(reference({ skip: { erors: 'typo' } }))).toBe('skip.erors');
+  it('refuses a skip list: only the capability manifest skips rules', async () => {
+    expect(await validationFieldOf({ ...reference(), skip: { errors: 'the sandbox cannot fake 429s' } })).toBe('skip');
   });
 
   it('refuses options without createAdapter, an empty name, a bad only prefix and a bad fault injector', async () => {
@@ -40,37 +36,33 @@ describe('runConformance options', () => {
 });
 
 describe('runConformance skip policy', () => {
-  it('fails the errors rules without a fault injector, telling the user to pass faults or skip with a reason', async () => {
+  it('fails the errors rules without a fault injector, telling the user to pass faults', async () => {
     const report = await runConformance(reference({ faults: undefined, only: ['errors.timeout'] }));
     expect(report.results.map((result) => result.status)).toEqual(['failed', 'failed', 'failed']);
-    expect(report.results[0]?.error).toMatch(/needs a fault injector: pass `faults`.*skip it with a reason/);
+    expect(report.results[0]?.error).toMatch(/needs a fault injector: pass `faults`.*capabilities\.remoteOperations/);
   });
 
-  it('skips the errors rules when the options skip the family with a reason, and says so', async () => {
-    const report = await runConformance(reference({ faults: undefined, skip: { errors: 'the sandbox cannot fake 429s' }, only: ['errors'] }));
-    expect(report.skipped).toBe(15);
-    for (const result of report.results) {
-      expect(result.reason).toBe('skipped by options.skip["errors"]: the sandbox cannot fake 429s');
-    }
+  it('skips the errors rules of the operations the manifest declares local, and says so', async () => {
+    const options = reference({ faults: undefined, only: ['errors'] });
+    const report = await runConformance({
+      ...options,
+      async createAdapter() {
+        const adapter = await options.createAdapter();
+        return { ...adapter, capabilities: { ...adapter.capabilities, remoteOperations: ['upsertRecords'] } } as typeof adapter;
+      },
+    });
+    const skipped = report.results.filter((result) => result.status === 'skipped');
+    expect(skipped.map((result) => result.id).filter((id) => id.endsWith('.upsertRecords'))).toEqual([]);
+    expect(skipped).toHaveLength(10);
+    expect(skipped[0]?.reason).toMatch(/declares capabilities\.remoteOperations without (query|list)/);
+    // upsertRecords is declared remote, so its rules still need the injector.
+    expect(report.failed).toBe(5);
   });
 
   it('fails the peer rules without createPeerAdapter instead of skipping them silently', async () => {
     const report = await runConformance(reference({ createPeerAdapter: undefined, only: ['scope.peer'] }));
     expect(report.failed).toBe(3);
     expect(report.results[0]?.error).toMatch(/needs a peer adapter over the same backend: pass `createPeerAdapter`/);
-  });
-
-  it('takes the most specific skip entry, and explicit skips before capability checks', async () => {
-    const report = await runConformance(
-      reference({ only: ['capabilities.correct', 'extraction'], skip: { extraction: 'family reason', 'extraction.retry.succeeds': 'rule reason' } }),
-    );
-    const byId = new Map(report.results.map((result) => [result.id, result]));
-    expect(byId.get('extraction.retry.succeeds')?.reason).toContain('rule reason');
-    expect(byId.get('extraction.job.reaches-succeeded')?.reason).toContain('family reason');
-    expect(byId.get('capabilities.correct.declared-off')?.reason).toBe(
-      'the adapter declares capabilities.correction, so the surface must work instead',
-    );
-    expect(byId.get('capabilities.correct.declared-on')?.status).toBe('passed');
   });
 
   it('skips rules from the capability manifest with the reason', async () => {

@@ -85,6 +85,12 @@ export function createMarkdownAdapter(settings: MarkdownAdapterSettings): Markdo
     asyncExtraction: asynchronous,
     listExtractionJobs: asynchronous,
     retryExtractionJob: asynchronous,
+    // Everything else runs on the local files and index; only the model endpoints are remote.
+    remoteOperations: [
+      ...(vectors !== undefined || asynchronous ? (['capture'] as const) : []),
+      ...(vectors !== undefined ? (['upsertRecords', 'query', 'correct'] as const) : []),
+      ...(asynchronous ? (['retryExtractionJob'] as const) : []),
+    ],
   };
   const jobOperations = jobs === undefined ? {} : createJobOperations(context, jobs);
   const adapter = defineMemoryAdapter({

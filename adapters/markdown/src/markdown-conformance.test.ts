@@ -13,9 +13,6 @@ const baseURL = 'http://models.markdown.test/v1';
 const fake = createOpenAICompatibleFake(baseURL, 32, () => server.faults.isExtractionFailureInForce());
 const server = setupTestServer(fake.handlers, { faultUrls: [`${baseURL}/*`] });
 
-const listReason =
-  'list reads only the local SQLite index and makes no model call, so no HTTP fault can reach it; the fault rules run on query and upsertRecords, which call the embedder.';
-
 function suite(name: string, configure: (root: string) => Parameters<typeof createMarkdownAdapter>[0], extra: Partial<Parameters<typeof describeMemoryAdapterConformance>[0]>) {
   const root = mkdtempSync(join(tmpdir(), 'memplane-markdown-conformance-'));
   const open: MarkdownAdapter[] = [];
@@ -58,20 +55,10 @@ suite(
     extractor: createOpenAICompatibleExtractor({ baseURL, model: 'fake-chat', retry: { maxRetries: 0 }, timeoutMs: 250 }),
     embedder: createOpenAICompatibleEmbedder({ baseURL, model: 'fake-embed', dimensions: 32, retry: { maxRetries: 0 }, timeoutMs: 250 }),
   }),
-  {
-    faults: server.faults,
-    skip: {
-      'errors.rate-limited.list': listReason,
-      'errors.server-error-503.list': listReason,
-      'errors.server-error-500.list': listReason,
-      'errors.timeout.list': listReason,
-      'errors.malformed-body.list': listReason,
-    },
-  },
+  // list reads only the local index, and the manifest says so (remoteOperations): its fault rules are skipped from it.
+  { faults: server.faults },
 );
 
-suite('@memplane/markdown zero-config (rule extractor, lexical only)', (root) => ({ root }), {
-  skip: {
-    errors: 'The zero-config adapter calls no provider, so no provider fault can reach it; the errors family runs in the suite above, where the embedder and the LLM extractor go over msw.',
-  },
-});
+// The zero-config adapter calls no remote service (remoteOperations is empty), so the manifest
+// skips its fault rules; they run in the suite above, where the model endpoints go over msw.
+suite('@memplane/markdown zero-config (rule extractor, lexical only)', (root) => ({ root }), {});

@@ -30,7 +30,7 @@ export const conformanceCliUsage = `Usage: memplane-conformance <module> [--expo
 Runs the memplane conformance suite against the adapter a module creates.
 
   <module>          a .ts/.js module exporting createAdapter() (default or named export);
-                    optional named exports: createPeerAdapter, faults, waitForConsistency, skip
+                    optional named exports: createPeerAdapter, faults, waitForConsistency
   --export name     the export that creates the adapter, instead of default/createAdapter
   --json path       also write the full report as JSON to path
   --only prefix     run only rules whose id starts with prefix (repeatable)

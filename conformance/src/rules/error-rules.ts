@@ -50,6 +50,10 @@ function faultRule(faultCase: FaultCase, operation: Operation): ConformanceRule 
     family: 'errors',
     description: `${operation} under an injected ${preview(faultCase.fault)} throws ${faultCase.code} (isRetryable ${faultCase.isRetryable}${faultCase.retryAfterMs === undefined ? '' : `, retryAfterMs ${faultCase.retryAfterMs}`}${faultCase.statusCode === undefined ? '' : `, statusCode ${faultCase.statusCode}`}), and works again after faults.reset().`,
     needs: ['faults'],
+    requires: (capabilities) =>
+      capabilities.remoteOperations === undefined || capabilities.remoteOperations.includes(operation)
+        ? undefined
+        : `The adapter declares capabilities.remoteOperations without ${operation}: it serves ${operation} locally, so no provider fault can reach it.`,
     async run(context) {
       const faults = context.faults;
       if (faults === undefined) return fail('This rule needs a fault injector (options.faults).');

@@ -1,9 +1,9 @@
 import { describeMemoryAdapterConformance } from '@memplane/conformance';
 import { createAdapter, createPeerAdapter, faults } from '../conformance';
 
-// One vitest test per conformance rule. Rules for surfaces the adapter does not declare in
-// its capabilities are skipped with the reason shown; to skip any other rule, add
-// `skip: { 'rule.id': 'why' }` — a skip without a reason is refused.
+// One vitest test per conformance rule. Only the adapter's capability manifest skips rules:
+// a surface it does not declare, or an operation it leaves out of `remoteOperations`, each
+// skip with the reason shown. There is no skip list.
 describeMemoryAdapterConformance({
   name: 'memory',
   createAdapter,

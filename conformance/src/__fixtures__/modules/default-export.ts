@@ -9,7 +9,6 @@ export function createAdapter(): { origin: string } {
 }
 
 export const faults = { inject: () => undefined, reset: () => undefined };
-export const skip = { errors: 'the fixture has no provider to fault' };
 export function createPeerAdapter(): { origin: string } {
   return { origin: 'peer' };
 }
