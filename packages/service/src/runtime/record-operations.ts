@@ -145,7 +145,7 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
         'query',
         'query',
         () => {
-          valid = parseInput(requests.serviceQueryRequestSchema, request, 'query request');
+          valid = requests.parseServiceQueryRequest(request);
           return {
             ...scopeFields(valid),
             bindingKey: valid.bindingKey,
@@ -179,7 +179,7 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
         'list',
         'list',
         () => {
-          valid = parseInput(requests.serviceListRequestSchema, request, 'list request');
+          valid = requests.parseServiceListRequest(request);
           return { ...scopeFields(valid), bindingKey: valid.bindingKey, details: { limit: valid.limit ?? 50, cursor: valid.cursor !== undefined } };
         },
         async ({ adapter, binding, scope }) => {

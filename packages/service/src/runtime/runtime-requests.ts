@@ -1,5 +1,8 @@
 import {
+  copyValidListRequest,
+  copyValidQueryRequest,
   identifierSchema,
+  parseInput,
   memoryCaptureRequestSchema,
   memoryCorrectionPatchSchema,
   memoryListRequestSchema,
@@ -82,6 +85,52 @@ export const serviceRecordWriteRequestSchema = memoryRecordWriteRequestSchema.ex
 });
 export const serviceQueryRequestSchema = memoryQueryRequestSchema.extend(envelope);
 export const serviceListRequestSchema = memoryListRequestSchema.extend(envelope);
+
+/** Stands in for the envelope fields a service request may leave out; removed again after the check. */
+const placeholder = '\u200bservice-envelope-placeholder';
+
+/**
+ * A service query or list request is the adapter request with `bindingKey`, `scope` and
+ * `scope.companyId` optional. Every query and list passes here, and core's hand-written
+ * checks (`copyValidQueryRequest`, `copyValidListRequest`) are far cheaper than zod, so the
+ * request is checked as an adapter request with the missing envelope fields filled in by a
+ * placeholder, which is then taken out. A request that fails goes through the zod schema,
+ * which names the field.
+ */
+function copyWithEnvelope<Request extends { bindingKey: string; scope: MemoryScope }>(
+  value: unknown,
+  copy: (request: unknown) => Request | undefined,
+): (Omit<Request, 'bindingKey' | 'scope'> & { bindingKey?: string; scope?: Partial<MemoryScope> }) | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const request = value as Record<string, unknown>;
+  const scope = request.scope;
+  if (scope !== undefined && (typeof scope !== 'object' || scope === null || Array.isArray(scope))) return undefined;
+  const scopeRecord = scope as Record<string, unknown> | undefined;
+  const filled = copy({
+    ...request,
+    bindingKey: request.bindingKey ?? placeholder,
+    scope: { ...scopeRecord, companyId: scopeRecord?.companyId ?? placeholder },
+  });
+  if (filled === undefined) return undefined;
+  const { bindingKey, scope: filledScope, ...rest } = filled;
+  const result: Omit<Request, 'bindingKey' | 'scope'> & { bindingKey?: string; scope?: Partial<MemoryScope> } = rest;
+  if (request.bindingKey !== undefined) result.bindingKey = bindingKey;
+  if (scope !== undefined) {
+    const { companyId, ...below } = filledScope;
+    result.scope = scopeRecord?.companyId === undefined ? below : { companyId, ...below };
+  }
+  return result;
+}
+
+/** Checks a service query request: the fast path, else zod naming the field. */
+export function parseServiceQueryRequest(request: unknown): ServiceQueryRequest {
+  return (copyWithEnvelope(request, copyValidQueryRequest) as ServiceQueryRequest | undefined) ?? parseInput(serviceQueryRequestSchema, request, 'query request');
+}
+
+/** Checks a service list request: the fast path, else zod naming the field. */
+export function parseServiceListRequest(request: unknown): ServiceListRequest {
+  return (copyWithEnvelope(request, copyValidListRequest) as ServiceListRequest | undefined) ?? parseInput(serviceListRequestSchema, request, 'list request');
+}
 export const serviceGetRequestSchema = z.strictObject({ ...envelope, handle: memoryRecordHandleSchema });
 export const serviceForgetRequestSchema = z.strictObject({
   ...envelope,
