@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createMarkdownAdapter, createOpenAICompatibleEmbedder, type MarkdownAdapterSettings, type MarkdownEmbedder } from '@memplane/markdown';
 import { formatNumber, median, type Benchmark, type BenchTable } from './bench-harness';
@@ -132,7 +132,8 @@ export const markdownLocomoBenchmark: Benchmark = {
     for (const variant of selected) scores.push([variant.name, await scoreLocomo(data, variant)]);
     const questionCounts = scores[0]?.[1].questions ?? {};
     return {
-      figures: { path: data.path, normalisations: data.normalisations, questions: questionCounts, variants: Object.fromEntries(scores) },
+      // The data file's name only: where it lives differs per machine.
+      figures: { file: basename(data.path), normalisations: data.normalisations, questions: questionCounts, variants: Object.fromEntries(scores) },
       tables: [
         recallTable('LoCoMo dev half: Recall@k (%), categories 1 to 5', scores, [
           `Questions: ${Object.entries(questionCounts).map(([key, count]) => `${key === 'all' ? 'all' : `cat ${key}`} ${count}`).join(', ')}. Evidence normalisations: ${data.normalisations.length} (listed in bench/results/markdown-locomo.json).`,
