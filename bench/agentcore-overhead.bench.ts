@@ -4,7 +4,7 @@ import { createAgentCoreFakeHandlers } from '../adapters/agentcore/src/agentcore
 import { agentCoreEndpoint } from '../adapters/agentcore/src/agentcore-fake-responses';
 import { createAgentCoreFakeStore } from '../adapters/agentcore/src/agentcore-fake-store';
 import type { Benchmark, BenchTable } from './bench-harness';
-import { measureOverhead, overheadTable, type OverheadMeasurement } from './hosted-adapter-overhead';
+import { measureOperations, overheadTable } from './hosted-adapter-overhead';
 import { serveProviderFake, transportNotes, type FakeTransport } from './provider-fake-transport';
 
 const region = 'us-east-1';
@@ -60,12 +60,7 @@ export const agentCoreOverheadBenchmark: Benchmark = {
             adapter: () => adapter.list({ bindingKey: 'bench', scope, limit: 50 }),
           },
         };
-        const rows: Array<[string, OverheadMeasurement]> = [];
-        for (const [operation, variants] of Object.entries(operations)) {
-          const measurement = await measureOverhead(variants, options);
-          figures[`${transport}: ${operation}`] = measurement;
-          rows.push([operation, measurement]);
-        }
+        const rows = await measureOperations(operations, options, figures, transport);
         tables.push(
           overheadTable(`AgentCore fake over ${transport}`, rows, [
             'Both variants send the same AgentCore request through the same SDK (SigV4 signing, serialisation, node:http) to the same stateful fake of AgentCore holding 60 records with provenance, so the overhead is what the adapter and `defineMemoryAdapter` add: request and result validation, scope encoding and checks, provenance decoding, cursor signing and usage.',

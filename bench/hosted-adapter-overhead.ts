@@ -50,7 +50,7 @@ async function timeCalls(run: () => Promise<unknown>, calls: number): Promise<{ 
  * CPU time of this process leaves out the time other processes hold the cores.
  */
 export async function measureOverhead(
-  variants: { direct: () => Promise<unknown>; adapter: () => Promise<unknown> },
+  variants: OverheadVariants,
   options: OverheadOptions,
 ): Promise<OverheadMeasurement> {
   for (let call = 0; call < options.warmupCalls; call += 1) {
@@ -82,6 +82,25 @@ export async function measureOverhead(
     callsPerRound: options.callsPerRound,
     loadAverage: loadavg(),
   };
+}
+
+/** The variants of one operation: the SDK called directly, and the same call through the adapter. */
+export type OverheadVariants = { direct: () => Promise<unknown>; adapter: () => Promise<unknown> };
+
+/** Measures every operation in turn, records each under `figures["<label>: <operation>"]`, and returns the rows. */
+export async function measureOperations(
+  operations: Record<string, OverheadVariants>,
+  options: OverheadOptions,
+  figures: Record<string, unknown>,
+  label: string,
+): Promise<Array<[string, OverheadMeasurement]>> {
+  const rows: Array<[string, OverheadMeasurement]> = [];
+  for (const [operation, variants] of Object.entries(operations)) {
+    const measurement = await measureOverhead(variants, options);
+    figures[`${label}: ${operation}`] = measurement;
+    rows.push([operation, measurement]);
+  }
+  return rows;
 }
 
 /** Columns of the overhead tables, the same for every hosted adapter. */

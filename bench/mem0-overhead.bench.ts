@@ -1,7 +1,7 @@
 import { createMem0Adapter } from '@memplane/mem0';
 import { createMem0Fake } from '../adapters/mem0/src/mem0-fake-server';
 import type { Benchmark, BenchTable } from './bench-harness';
-import { measureOverhead, overheadTable, type OverheadMeasurement } from './hosted-adapter-overhead';
+import { measureOperations, overheadTable } from './hosted-adapter-overhead';
 import { serveProviderFake, transportNotes, type FakeTransport } from './provider-fake-transport';
 
 const options = { rounds: 31, callsPerRound: 40, warmupCalls: 60 };
@@ -42,7 +42,6 @@ export const mem0OverheadBenchmark: Benchmark = {
         const client = new MemoryClient({ apiKey: fake.apiKey, host: served.url });
         const filters = { AND: [{ app_id: scope.companyId }, { metadata: { memplane_agent: scope.agentId } }] };
         const query = 'when is the deploy window';
-        const rows: Array<[string, OverheadMeasurement]> = [];
         const operations = {
           'query (topK 10)': {
             direct: () => client.search(query, { filters, topK: 10 }),
@@ -53,11 +52,7 @@ export const mem0OverheadBenchmark: Benchmark = {
             adapter: () => adapter.list({ bindingKey: 'bench', scope, limit: 50 }),
           },
         };
-        for (const [operation, variants] of Object.entries(operations)) {
-          const measurement = await measureOverhead(variants, options);
-          figures[`${transport}: ${operation}`] = measurement;
-          rows.push([operation, measurement]);
-        }
+        const rows = await measureOperations(operations, options, figures, transport);
         tables.push(
           overheadTable(`mem0 fake over ${transport} (${seededRecords} records in scope)`, rows, [
             'Both variants call the same stateful fake of the mem0 platform (`adapters/mem0/src/mem0-fake-server.ts`) with the same request: the direct variant is a plain mem0ai `MemoryClient` sending the filters and page size the adapter sends.',

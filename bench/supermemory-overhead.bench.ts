@@ -2,7 +2,7 @@ import { createSupermemoryAdapter, toSupermemoryContainerTag } from '@memplane/s
 import Supermemory from 'supermemory';
 import { createSupermemoryFake } from '../adapters/supermemory/src/supermemory-fake-api';
 import type { Benchmark, BenchTable } from './bench-harness';
-import { measureOverhead, overheadTable, type OverheadMeasurement } from './hosted-adapter-overhead';
+import { measureOperations, overheadTable } from './hosted-adapter-overhead';
 import { serveProviderFake, transportNotes, type FakeTransport } from './provider-fake-transport';
 
 const fakeOrigin = 'https://api.supermemory.ai';
@@ -52,12 +52,7 @@ export const supermemoryOverheadBenchmark: Benchmark = {
             adapter: () => adapter.list({ bindingKey, scope, limit: 50 }),
           },
         };
-        const rows: Array<[string, OverheadMeasurement]> = [];
-        for (const [operation, variants] of Object.entries(operations)) {
-          const measurement = await measureOverhead(variants, options);
-          figures[`${transport}: ${operation}`] = measurement;
-          rows.push([operation, measurement]);
-        }
+        const rows = await measureOperations(operations, options, figures, transport);
         tables.push(
           overheadTable(`Supermemory fake over ${transport}`, rows, [
             'Both variants call the same stateful fake of the Supermemory API (60 memory entries in one container) with identical request bodies: the direct variant is a `supermemory` client sending the container tag and metadata filter the adapter sends.',

@@ -1,5 +1,6 @@
 import type { MemoryListRequest, MemoryQueryRequest } from '../memory-adapter/v1/memory-adapter-v1-requests';
 import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
+import { copyScopeFields } from './copy-scope-fields';
 import { isJsonObject } from './json-value-schema';
 import { maximumListLimit, maximumTopK, memoryQueryIntentSchema } from './request-schemas';
 import { identifierPattern } from './scope-schema';
@@ -43,27 +44,7 @@ function isCount(value: unknown, maximum: number): value is number {
 /** A checked copy of a request scope (`memoryScopeSchema`), or undefined when zod must say why not. */
 export function copyValidScope(value: unknown): MemoryScope | undefined {
   if (!isRecord(value) || !isIdentifier(value.companyId) || !hasOnlyKeys(value, scopeKeys)) return undefined;
-  const { agentId, projectId, issueId, runId, subjectId, sessionKey, namespace } = value;
-  if (
-    !optionalIdentifier(agentId) ||
-    !optionalIdentifier(projectId) ||
-    !optionalIdentifier(issueId) ||
-    !optionalIdentifier(runId) ||
-    !optionalIdentifier(subjectId) ||
-    !optionalIdentifier(sessionKey) ||
-    !optionalIdentifier(namespace)
-  ) {
-    return undefined;
-  }
-  const scope: MemoryScope = { companyId: value.companyId };
-  if (agentId !== undefined) scope.agentId = agentId as string;
-  if (projectId !== undefined) scope.projectId = projectId as string;
-  if (issueId !== undefined) scope.issueId = issueId as string;
-  if (runId !== undefined) scope.runId = runId as string;
-  if (subjectId !== undefined) scope.subjectId = subjectId as string;
-  if (sessionKey !== undefined) scope.sessionKey = sessionKey as string;
-  if (namespace !== undefined) scope.namespace = namespace as string;
-  return scope;
+  return copyScopeFields(value, value.companyId, optionalIdentifier);
 }
 
 /** A checked copy of a query request (`memoryQueryRequestSchema`), or undefined when zod must say why not. */

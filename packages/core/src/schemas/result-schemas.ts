@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { memoryOperationNames } from '../memory-adapter/v1/memory-adapter-v1';
 import { metadataSchema } from './json-value-schema';
 import { returnedScopeSchema } from './scope-schema';
 import { memoryHookKindSchema, returnedSourceRefSchema } from './source-schema';
@@ -136,22 +137,5 @@ export const memoryAdapterCapabilitiesSchema = z.strictObject({
   retryExtractionJob: z.boolean().optional(),
   explain: z.boolean().optional(),
   metadataFilter: z.boolean().optional(),
-  remoteOperations: z
-    .array(
-      z.enum([
-        'capture',
-        'upsertRecords',
-        'query',
-        'list',
-        'get',
-        'forget',
-        'correct',
-        'profile',
-        'getExtractionJob',
-        'listExtractionJobs',
-        'retryExtractionJob',
-        'explain',
-      ]),
-    )
-    .optional(),
+  remoteOperations: z.array(z.enum(memoryOperationNames)).optional(),
 });

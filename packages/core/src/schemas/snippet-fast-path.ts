@@ -1,6 +1,7 @@
 import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
 import type { MemorySnippet } from '../memory-adapter/v1/memory-adapter-v1-records';
 import type { MemorySourceRef } from '../memory-adapter/v1/memory-adapter-v1-source';
+import { copyScopeFields } from './copy-scope-fields';
 import { isJsonObject } from './json-value-schema';
 import { memorySourceKindSchema } from './source-schema';
 
@@ -22,33 +23,13 @@ function optionalString(value: unknown): boolean {
   return value === undefined || typeof value === 'string';
 }
 
-// Fields are spelled out rather than looped over: named reads stay monomorphic, and this
-// runs for every snippet. The agreement test covers every scope and source field.
+// Source fields are spelled out rather than looped over: named reads stay monomorphic, and
+// this runs for every snippet. The agreement test covers every scope and source field.
 
 function copyScope(value: unknown): MemoryScope | undefined | typeof invalid {
   if (value === undefined) return undefined;
   if (!isObject(value) || typeof value.companyId !== 'string') return invalid;
-  const { agentId, projectId, issueId, runId, subjectId, sessionKey, namespace } = value;
-  if (
-    !optionalString(agentId) ||
-    !optionalString(projectId) ||
-    !optionalString(issueId) ||
-    !optionalString(runId) ||
-    !optionalString(subjectId) ||
-    !optionalString(sessionKey) ||
-    !optionalString(namespace)
-  ) {
-    return invalid;
-  }
-  const scope: MemoryScope = { companyId: value.companyId };
-  if (agentId !== undefined) scope.agentId = agentId as string;
-  if (projectId !== undefined) scope.projectId = projectId as string;
-  if (issueId !== undefined) scope.issueId = issueId as string;
-  if (runId !== undefined) scope.runId = runId as string;
-  if (subjectId !== undefined) scope.subjectId = subjectId as string;
-  if (sessionKey !== undefined) scope.sessionKey = sessionKey as string;
-  if (namespace !== undefined) scope.namespace = namespace as string;
-  return scope;
+  return copyScopeFields(value, value.companyId, optionalString) ?? invalid;
 }
 
 function copySource(value: unknown): MemorySourceRef | undefined | typeof invalid {

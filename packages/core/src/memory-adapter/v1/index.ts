@@ -1,5 +1,5 @@
-export type { MemoryAdapter, MemoryOperationName } from './memory-adapter-v1';
-export type { MemoryAdapterCapabilities, MemoryAdapterOperation } from './memory-adapter-v1-capabilities';
+export { memoryOperationNames, type MemoryAdapter, type MemoryOperationName } from './memory-adapter-v1';
+export type { MemoryAdapterCapabilities } from './memory-adapter-v1-capabilities';
 export {
   finalExtractionJobStatuses,
   type MemoryExtractionJob,

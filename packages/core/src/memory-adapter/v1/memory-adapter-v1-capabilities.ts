@@ -1,17 +1,4 @@
-/** An operation of the adapter contract, as the capability manifest names it. */
-export type MemoryAdapterOperation =
-  | 'capture'
-  | 'upsertRecords'
-  | 'query'
-  | 'list'
-  | 'get'
-  | 'forget'
-  | 'correct'
-  | 'profile'
-  | 'getExtractionJob'
-  | 'listExtractionJobs'
-  | 'retryExtractionJob'
-  | 'explain';
+import type { MemoryOperationName } from './memory-adapter-v1';
 
 /**
  * The capability manifest of an adapter. It is JSON-serialisable and declarative:
@@ -46,5 +33,5 @@ export interface MemoryAdapterCapabilities {
    * Absent means every operation does. An adapter that serves an operation locally leaves
    * it out, and the conformance suite skips that operation's `errors.*` rules, saying so.
    */
-  remoteOperations?: MemoryAdapterOperation[];
+  remoteOperations?: MemoryOperationName[];
 }

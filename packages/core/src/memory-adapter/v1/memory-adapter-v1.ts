@@ -62,17 +62,21 @@ export interface MemoryAdapter {
   explain(result: MemoryContextBundle, scope: MemoryScope): Promise<MemoryExplanation>;
 }
 
-/** The names of the operations of {@link MemoryAdapter}, as the audit log and errors spell them. */
-export type MemoryOperationName =
-  | 'capture'
-  | 'upsertRecords'
-  | 'query'
-  | 'list'
-  | 'get'
-  | 'forget'
-  | 'correct'
-  | 'profile'
-  | 'getExtractionJob'
-  | 'listExtractionJobs'
-  | 'retryExtractionJob'
-  | 'explain';
+/** The names of the operations of {@link MemoryAdapter}, in contract order. */
+export const memoryOperationNames = [
+  'capture',
+  'upsertRecords',
+  'query',
+  'list',
+  'get',
+  'forget',
+  'correct',
+  'profile',
+  'getExtractionJob',
+  'listExtractionJobs',
+  'retryExtractionJob',
+  'explain',
+] as const;
+
+/** The name of an operation of {@link MemoryAdapter}, as the audit log, errors and the capability manifest spell it. */
+export type MemoryOperationName = (typeof memoryOperationNames)[number];
