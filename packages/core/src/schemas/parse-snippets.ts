@@ -7,22 +7,11 @@ import { memorySnippetSchema } from './result-schemas';
 import { copyValidSnippet } from './snippet-fast-path';
 
 /**
- * Checks the snippets of a provider result: the fast path copies valid ones, and the first
- * malformed one goes through the zod schema, which throws `MemoryInvalidResponseError` with
- * the path of the bad field (`items.3.text`).
- */
-export function parseSnippets(values: unknown[], description: string, pathPrefix: string): MemorySnippet[] {
-  return values.map(
-    (value, index) =>
-      copyValidSnippet(value) ??
-      (parseProviderResult(memorySnippetSchema, value, description, `${pathPrefix}.${index}`) as MemorySnippet),
-  );
-}
-
-/**
- * `parseSnippets` and the scope check in one pass: every snippet is validated (a malformed
- * one fails the result even past `limit`), one outside `scope` is dropped and reported as a
- * `scope_violation` warning, and at most `limit` are kept.
+ * Checks the snippets of a provider result and their scope in one pass. The fast path copies
+ * valid snippets; the first malformed one goes through the zod schema, which throws
+ * `MemoryInvalidResponseError` with the path of the bad field (`items.3.text`), even past
+ * `limit`. A snippet outside `scope` is dropped and reported as a `scope_violation` warning,
+ * and at most `limit` are kept.
  */
 export function parseScopedSnippets(
   values: unknown[],

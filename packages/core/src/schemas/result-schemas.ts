@@ -65,7 +65,7 @@ export const memoryContextBundleSchema = z.object({
   warnings: warningList,
 });
 
-/** A query result whose snippets are checked one by one on the fast path (`parseSnippets`). */
+/** A query result whose snippets are checked one by one on the fast path (`parseScopedSnippets`). */
 export const memoryContextBundleShellSchema = memoryContextBundleSchema.extend({ snippets: z.array(z.unknown()) });
 
 export const memoryListPageSchema = z.object({
@@ -75,7 +75,7 @@ export const memoryListPageSchema = z.object({
   warnings: warningList,
 });
 
-/** A list page whose items are checked one by one on the fast path (`parseSnippets`). */
+/** A list page whose items are checked one by one on the fast path (`parseScopedSnippets`). */
 export const memoryListPageShellSchema = memoryListPageSchema.extend({ items: z.array(z.unknown()) });
 
 export const nullableSnippetSchema = memorySnippetSchema.nullable();
