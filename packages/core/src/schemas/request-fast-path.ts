@@ -1,5 +1,5 @@
 import type { MemoryListRequest, MemoryQueryRequest } from '../memory-adapter/v1/memory-adapter-v1-requests';
-import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
+import { memoryScopeFields, type MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
 import { copyScopeFields } from './copy-scope-fields';
 import { isJsonObject } from './json-value-schema';
 import { maximumListLimit, maximumTopK, memoryQueryIntentSchema } from './request-schemas';
@@ -15,7 +15,7 @@ import { identifierPattern } from './scope-schema';
  */
 
 const queryIntents: ReadonlySet<unknown> = new Set(memoryQueryIntentSchema.options);
-const scopeKeys: ReadonlySet<string> = new Set(['companyId', 'agentId', 'projectId', 'issueId', 'runId', 'subjectId', 'sessionKey', 'namespace']);
+const scopeKeys: ReadonlySet<string> = new Set(memoryScopeFields);
 const queryKeys: ReadonlySet<string> = new Set(['bindingKey', 'scope', 'query', 'topK', 'intent', 'metadataFilter']);
 const listKeys: ReadonlySet<string> = new Set(['bindingKey', 'scope', 'cursor', 'limit', 'metadataFilter']);
 
