@@ -44,3 +44,9 @@ export {
   type StoreFilterQuery,
   type StoreSqlDialect,
 } from './store/support/store-filters';
+export type {
+  MemoryStoreAccountingMethods,
+  MemoryStoreBindingMethods,
+  MemoryStoreLogMethods,
+  MemoryStoreUsageMethods,
+} from './store/support/store-method-groups';

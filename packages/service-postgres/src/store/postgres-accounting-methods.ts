@@ -1,4 +1,4 @@
-import type { MemoryAccountingStore, MemoryCostFilter, MemoryCostGrouping } from '@memplane/service';
+import type { MemoryCostFilter, MemoryCostGrouping } from '@memplane/service';
 import {
   costEventColumns,
   costEventValues,
@@ -16,6 +16,7 @@ import {
   rowToGroupTotals,
   rowToMetrics,
   type StoreRow,
+  type MemoryStoreAccountingMethods,
 } from '@memplane/service/store-support';
 import { batchInsertSql, batchParametersOf } from './postgres-batch-insert';
 import { storeCall } from './postgres-binding-methods';
@@ -23,10 +24,6 @@ import type { PostgresConnection } from './postgres-connection';
 import type { OperationHours } from './postgres-operation-hours';
 import type { PostgresPager } from './postgres-pages';
 
-type AccountingMethods = Pick<
-  MemoryAccountingStore,
-  'appendCostEvents' | 'listCostEvents' | 'appendFinanceEvents' | 'listFinanceEvents' | 'summarizeCostEvents' | 'summarizeFinanceEvents' | 'operationMetrics'
->;
 
 // Days and months are UTC.
 const datePrefix = (characters: 10 | 7) => `to_char(occurred_at AT TIME ZONE 'UTC', '${characters === 10 ? 'YYYY-MM-DD' : 'YYYY-MM'}')`;
@@ -37,7 +34,7 @@ export function createPostgresAccountingMethods(
   table: (name: string) => string,
   page: PostgresPager,
   hours: OperationHours,
-): AccountingMethods {
+): MemoryStoreAccountingMethods {
   const insertCostEventsSql = batchInsertSql(table('cost_events'), costEventColumns);
   const insertFinanceEventsSql = batchInsertSql(table('finance_events'), financeEventColumns);
 

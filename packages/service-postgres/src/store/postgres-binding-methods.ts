@@ -1,5 +1,5 @@
 import { MemoryConflictError, MemoryValidationError } from '@memplane/core';
-import type { MemoryActivityEntry, MemoryServiceStore } from '@memplane/service';
+import type { MemoryActivityEntry } from '@memplane/service';
 import { constraintOf, sqlStateOf, toStoreError, type PostgresConnection, type Queryable } from './postgres-connection';
 import {
   activityColumns,
@@ -10,6 +10,7 @@ import {
   rowToBinding as toBinding,
   rowToTarget,
   type StoreRow,
+  type MemoryStoreBindingMethods,
 } from '@memplane/service/store-support';
 import { batchInsertSql, batchParametersOf } from './postgres-batch-insert';
 
@@ -17,20 +18,6 @@ type Row = StoreRow;
 const rowToBinding = (row: Row) => toBinding(row, jsonParsedCodec);
 const bindingColumnList = bindingColumns.map((column) => column.name).join(', ');
 
-type BindingMethods = Pick<
-  MemoryServiceStore,
-  | 'insertBinding'
-  | 'updateBinding'
-  | 'deleteBinding'
-  | 'getBindingByKey'
-  | 'getBindingById'
-  | 'listBindings'
-  | 'putTarget'
-  | 'deleteTarget'
-  | 'getTarget'
-  | 'listTargets'
-  | 'resolveBinding'
->;
 
 function uniqueViolation(error: unknown): MemoryValidationError | undefined {
   if (sqlStateOf(error) !== '23505') return undefined;
@@ -61,7 +48,7 @@ async function bindingWrite<Result>(operation: string, work: () => Promise<Resul
 }
 
 /** Bindings, targets and resolution, each change in one transaction with its activity entries. */
-export function createPostgresBindingMethods(connection: PostgresConnection, table: (name: string) => string): BindingMethods {
+export function createPostgresBindingMethods(connection: PostgresConnection, table: (name: string) => string): MemoryStoreBindingMethods {
   const insertActivitySql = batchInsertSql(table('memory_activity'), activityColumns);
   const insertActivity = async (client: Queryable, entries: MemoryActivityEntry[]) => {
     if (entries.length > 0) await client.query(insertActivitySql, batchParametersOf(entries, activityValues, activityColumns.length));

@@ -1,4 +1,3 @@
-import type { MemoryServiceStore } from '@memplane/service';
 import {
   countOperationsSql,
   deliveryColumns,
@@ -17,6 +16,7 @@ import {
   rowToOperation,
   rowToOperationCount,
   type StoreRow,
+  type MemoryStoreLogMethods,
 } from '@memplane/service/store-support';
 import { batchInsertSql, batchParametersOf } from './postgres-batch-insert';
 import { storeCall } from './postgres-binding-methods';
@@ -28,19 +28,6 @@ type Row = StoreRow;
 const toOperation = (row: Row) => rowToOperation(row, jsonParsedCodec);
 const toJob = (row: Row) => rowToJob(row, jsonParsedCodec);
 
-type LogMethods = Pick<
-  MemoryServiceStore,
-  | 'listActivity'
-  | 'appendOperations'
-  | 'listOperations'
-  | 'getOperation'
-  | 'countOperations'
-  | 'appendHookDeliveries'
-  | 'listHookDeliveries'
-  | 'upsertExtractionJobs'
-  | 'getExtractionJob'
-  | 'listExtractionJobs'
->;
 
 /** The activity, operation, hook delivery and extraction job tables of the Postgres store. */
 export function createPostgresLogMethods(
@@ -48,7 +35,7 @@ export function createPostgresLogMethods(
   table: (name: string) => string,
   page: PostgresPager,
   hours: OperationHours,
-): LogMethods {
+): MemoryStoreLogMethods {
   const insertDeliveriesSql = batchInsertSql(table('memory_hook_deliveries'), deliveryColumns);
   const jobPlaceholders = jobColumns.map((_, index) => `$${index + 1}`).join(', ');
   const upsertJobSql = `INSERT INTO ${table('memory_extraction_jobs')} (${jobColumns.map((column) => column.name).join(', ')}) VALUES (${jobPlaceholders})

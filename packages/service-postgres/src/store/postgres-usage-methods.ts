@@ -1,22 +1,12 @@
-import type { MemoryAccountingStore, MemoryBindingUsage } from '@memplane/service';
-import { operationFilterQuery, postgresDialect } from '@memplane/service/store-support';
+import type { MemoryBindingUsage } from '@memplane/service';
+import { operationFilterQuery, postgresDialect, type MemoryStoreUsageMethods } from '@memplane/service/store-support';
 import { storeCall } from './postgres-binding-methods';
 import type { PostgresConnection, Queryable } from './postgres-connection';
 import type { OperationHours } from './postgres-operation-hours';
 
-type UsageMethods = Pick<
-  MemoryAccountingStore,
-  | 'getBindingUsage'
-  | 'reserveBindingUsage'
-  | 'releaseBindingUsage'
-  | 'settleBindingUsage'
-  | 'uncountBindingRecords'
-  | 'pruneOperations'
-  | 'listCompaniesWithOperationsBefore'
->;
 
 /** The per-binding usage that quotas check, and the retention of the operation log. */
-export function createPostgresUsageMethods(connection: PostgresConnection, table: (name: string) => string, hours: OperationHours): UsageMethods {
+export function createPostgresUsageMethods(connection: PostgresConnection, table: (name: string) => string, hours: OperationHours): MemoryStoreUsageMethods {
   const usage = table('memory_binding_usage');
   const counted = table('memory_binding_records');
   const readUsage = async (client: Queryable, companyId: string, bindingId: string): Promise<MemoryBindingUsage> => {

@@ -1,5 +1,6 @@
 import type { MemoryCostFilter, MemoryCostGrouping } from '../memory-accounting-records';
-import type { MemoryAccountingStore, MemoryCostEventFilter, MemoryFinanceEventFilter } from '../memory-accounting-store';
+import type { MemoryCostEventFilter, MemoryFinanceEventFilter } from '../memory-accounting-store';
+import type { MemoryStoreAccountingMethods } from '../support/store-method-groups';
 import {
   costEventColumns,
   costEventValues,
@@ -19,10 +20,6 @@ import { insertRowsSql } from './sqlite-log-methods';
 import { narrowToHours } from './sqlite-operation-hours';
 
 type Row = Record<string, unknown>;
-type AccountingMethods = Pick<
-  MemoryAccountingStore,
-  'appendCostEvents' | 'listCostEvents' | 'appendFinanceEvents' | 'listFinanceEvents' | 'summarizeCostEvents' | 'summarizeFinanceEvents' | 'operationMetrics'
->;
 
 const insertCostEvent = insertRowsSql('cost_events', costEventColumns);
 const insertFinanceEvent = insertRowsSql('finance_events', financeEventColumns);
@@ -30,7 +27,7 @@ const insertFinanceEvent = insertRowsSql('finance_events', financeEventColumns);
 const datePrefix = (characters: number) => `substr(occurred_at, 1, ${characters})`;
 
 /** Cost and finance events, their summaries, and the metrics of the operation log. */
-export function createSqliteAccountingMethods(connection: SqliteConnection): AccountingMethods {
+export function createSqliteAccountingMethods(connection: SqliteConnection): MemoryStoreAccountingMethods {
   const { prepare, transaction, page } = connection;
 
   const summarize = (table: 'cost_events' | 'finance_events', filter: MemoryCostFilter, grouping: MemoryCostGrouping) => {

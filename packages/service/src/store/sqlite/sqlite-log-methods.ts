@@ -1,4 +1,4 @@
-import type { MemoryServiceStore } from '../memory-service-store';
+import type { MemoryStoreLogMethods } from '../support/store-method-groups';
 import { deliveryColumns, deliveryValues, jobColumns, jobValues, rowToDelivery, rowToJob } from '../support/job-rows';
 import { rowToActivity } from '../support/binding-rows';
 import { operationColumns, rowToOperation, rowToOperationCount, writeOperationValues } from '../support/operation-rows';
@@ -8,19 +8,6 @@ import type { SqliteConnection } from './sqlite-connection';
 import { narrowToHours, recordOperationHours } from './sqlite-operation-hours';
 
 type Row = Record<string, unknown>;
-type LogMethods = Pick<
-  MemoryServiceStore,
-  | 'listActivity'
-  | 'appendOperations'
-  | 'listOperations'
-  | 'getOperation'
-  | 'countOperations'
-  | 'appendHookDeliveries'
-  | 'listHookDeliveries'
-  | 'upsertExtractionJobs'
-  | 'getExtractionJob'
-  | 'listExtractionJobs'
->;
 
 /** `INSERT INTO <table> (<columns>) VALUES (?, …)`, `rows` rows of positional placeholders. */
 export function insertRowsSql(table: string, columns: readonly StoreColumn[], rows = 1): string {
@@ -36,7 +23,7 @@ const toOperation = (row: Row) => rowToOperation(row, jsonAsTextCodec);
 const toJob = (row: Row) => rowToJob(row, jsonAsTextCodec);
 
 /** The activity, operation, hook delivery and extraction job tables of the SQLite store. */
-export function createSqliteLogMethods(connection: SqliteConnection): LogMethods {
+export function createSqliteLogMethods(connection: SqliteConnection): MemoryStoreLogMethods {
   const { prepare, transaction, page } = connection;
   // One array of values per statement shape, filled again for every group: no array per row.
   const groupValues = new Array<unknown>(rowsPerGroup * width);

@@ -1,24 +1,14 @@
 import type { MemoryBindingUsage } from '../memory-accounting-records';
-import type { MemoryAccountingStore } from '../memory-accounting-store';
+import type { MemoryStoreUsageMethods } from '../support/store-method-groups';
 import { operationValues } from '../support/operation-rows';
 import { operationFilterQuery, sqliteDialect } from '../support/store-filters';
 import type { SqliteConnection } from './sqlite-connection';
 import { insertOperation } from './sqlite-log-methods';
 import { narrowToHours, recordOperationHours } from './sqlite-operation-hours';
 
-type UsageMethods = Pick<
-  MemoryAccountingStore,
-  | 'getBindingUsage'
-  | 'reserveBindingUsage'
-  | 'releaseBindingUsage'
-  | 'settleBindingUsage'
-  | 'uncountBindingRecords'
-  | 'pruneOperations'
-  | 'listCompaniesWithOperationsBefore'
->;
 
 /** The per-binding usage that quotas check, and the retention of the operation log. */
-export function createSqliteUsageMethods(connection: SqliteConnection): UsageMethods {
+export function createSqliteUsageMethods(connection: SqliteConnection): MemoryStoreUsageMethods {
   const { prepare, transaction } = connection;
 
   const readUsage = (companyId: string, bindingId: string): MemoryBindingUsage => {
