@@ -1,3 +1,4 @@
+import { handCheckedSchema } from '@memplane/core';
 import { z } from 'zod';
 
 /**
@@ -82,13 +83,7 @@ export function isAgentCoreRecordPage(value: unknown): boolean {
  * `detailedRecordPageSchema`, whose issues name the bad field. `agentcore-api-schemas.test.ts`
  * holds the two in agreement.
  */
-export const agentCoreRecordPageSchema = z.unknown().superRefine((value, context) => {
-  if (isAgentCoreRecordPage(value)) return;
-  const parsed = detailedRecordPageSchema.safeParse(value);
-  for (const issue of parsed.error?.issues ?? [{ code: 'custom' as const, message: 'is not a record page', path: [] }]) {
-    context.addIssue({ code: 'custom', message: issue.message, path: issue.path as PropertyKey[] });
-  }
-}) as unknown as z.ZodType<z.output<typeof detailedRecordPageSchema>>;
+export const agentCoreRecordPageSchema = handCheckedSchema(isAgentCoreRecordPage, detailedRecordPageSchema, 'is not a record page');
 
 /** `GetMemoryRecord`. */
 export const agentCoreGetRecordSchema = z.object({ memoryRecord: agentCoreRecordSchema });

@@ -1,3 +1,4 @@
+import { handCheckedSchema } from '@memplane/core';
 import { z } from 'zod';
 
 /**
@@ -60,26 +61,15 @@ function areMem0Memories(value: unknown): value is Mem0Memory[] {
   return true;
 }
 
-/**
- * A response schema whose valid bodies pass a hand-written check, and whose other bodies go
- * through the detailed zod schema for its field-by-field issues. Pages hold up to 200
- * memories, and even a cheap zod refinement per memory costs several microseconds of zod
- * machinery each; this way zod runs once per response. The fast check must accept exactly
- * what the detailed schema accepts (`mem0-api-schemas.test.ts` holds them in agreement), and
- * like `z.unknown()` it passes the body through unchanged.
+/*
+ * Pages hold up to 200 memories, and a zod object costs several microseconds per memory, so
+ * the bodies read on every call are checked by hand first (core `handCheckedSchema`); zod
+ * runs only for a body that fails, to name the bad field. `mem0-api-schemas.test.ts` holds
+ * each hand check in agreement with its detailed schema.
  */
-function checkedFirstByHand<Detailed extends z.ZodType>(isValid: (value: unknown) => boolean, detailed: Detailed) {
-  return z.unknown().superRefine((value, context) => {
-    if (isValid(value)) return;
-    const parsed = detailed.safeParse(value);
-    for (const issue of parsed.error?.issues ?? [{ code: 'custom' as const, message: 'is not a valid mem0 response', path: [] }]) {
-      context.addIssue({ code: 'custom', message: issue.message, path: issue.path as PropertyKey[] });
-    }
-  }) as unknown as z.ZodType<z.output<Detailed>>;
-}
 
 /** One memory, validated, as `get` and `update` return it. */
-export const mem0MemorySchema = checkedFirstByHand(isMem0Memory, detailedMemorySchema);
+export const mem0MemorySchema = handCheckedSchema(isMem0Memory, detailedMemorySchema, 'is not a valid mem0 response');
 
 /** `POST /v3/memories/add/` with `infer: true`: the extraction was queued as an event. */
 export const mem0QueuedAddSchema = z.object({
@@ -123,10 +113,10 @@ export function isMem0Page(value: unknown): boolean {
 }
 
 /** `POST /v3/memories/search/`: the best matches first. */
-export const mem0SearchSchema = checkedFirstByHand(isMem0SearchAnswer, detailedSearchSchema);
+export const mem0SearchSchema = handCheckedSchema(isMem0SearchAnswer, detailedSearchSchema, 'is not a valid mem0 response');
 
 /** `POST /v3/memories/?page=&page_size=`: one page of a filtered listing. */
-export const mem0PageSchema = checkedFirstByHand(isMem0Page, detailedPageSchema);
+export const mem0PageSchema = handCheckedSchema(isMem0Page, detailedPageSchema, 'is not a valid mem0 response');
 
 /** `DELETE /v1/memories/{id}/` and `DELETE /v1/batch/`. */
 export const mem0MessageSchema = z.object({ message: z.string() });

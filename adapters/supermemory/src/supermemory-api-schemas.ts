@@ -1,3 +1,4 @@
+import { handCheckedSchema } from '@memplane/core';
 import { z } from 'zod';
 
 /**
@@ -133,28 +134,18 @@ export function isSearchResponse(value: unknown): boolean {
   return true;
 }
 
-/**
- * A response schema whose valid bodies pass a hand-written check and go through unchanged,
- * and whose other bodies go through the detailed zod schema for its field-by-field issues.
- * Lists carry up to 100 entries, and the zod objects cost about a microsecond per entry;
- * this way zod runs only on the error path. `supermemory-api-schemas.test.ts` holds each
- * fast check in agreement with its detailed schema.
+/*
+ * Lists carry up to 100 entries, and the zod objects cost about a microsecond per entry, so
+ * the bodies read on every call are checked by hand first (core `handCheckedSchema`); zod
+ * runs only on the error path. `supermemory-api-schemas.test.ts` holds each hand check in
+ * agreement with its detailed schema.
  */
-function checkedFirstByHand<Detailed extends z.ZodType>(isValid: (value: unknown) => boolean, detailed: Detailed) {
-  return z.unknown().superRefine((value, context) => {
-    if (isValid(value)) return;
-    const parsed = detailed.safeParse(value);
-    for (const issue of parsed.error?.issues ?? [{ code: 'custom' as const, message: 'is not a valid Supermemory response', path: [] }]) {
-      context.addIssue({ code: 'custom', message: issue.message, path: issue.path as PropertyKey[] });
-    }
-  }) as unknown as z.ZodType<z.output<Detailed>>;
-}
 
 /** `POST /v4/memories/list` (raw, through `client.post`). */
-export const memoryListResponseSchema = checkedFirstByHand(isMemoryListResponse, detailedMemoryListResponseSchema);
+export const memoryListResponseSchema = handCheckedSchema(isMemoryListResponse, detailedMemoryListResponseSchema, 'is not a valid Supermemory response');
 
 /** `POST /v4/search` (`client.search`). */
-export const searchResponseSchema = checkedFirstByHand(isSearchResponse, detailedSearchResponseSchema);
+export const searchResponseSchema = handCheckedSchema(isSearchResponse, detailedSearchResponseSchema, 'is not a valid Supermemory response');
 
 /** `DELETE /v4/memories` (`memories.forget`). */
 export const forgetMemoryResponseSchema = z.object({ id: z.string().min(1), forgotten: z.boolean() });

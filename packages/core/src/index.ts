@@ -19,6 +19,7 @@ export {
 export { cursorSecretSchema, retryPolicyOverridesSchema } from './http/retry-policy-schema';
 export type { MemoryFault, MemoryFaultInjector } from './faults/memory-fault';
 export { parseInput, parseProviderResult } from './schemas/parse-with-schema';
+export { handCheckedSchema } from './schemas/hand-checked-schema';
 export { copyValidListRequest, copyValidQueryRequest, copyValidScope } from './schemas/request-fast-path';
 export { jsonValueSchema, metadataSchema, type JsonValue } from './schemas/json-value-schema';
 export { identifierSchema, memoryScopeSchema } from './schemas/scope-schema';

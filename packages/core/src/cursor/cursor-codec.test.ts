@@ -2,7 +2,9 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { InvalidCursorError, type InvalidCursorReason } from '../errors/memory-simple-errors';
 import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
-import { createCursorCodec, type CursorBinding } from './cursor-codec';
+import { normalizeScope } from '../scope/scope-matches';
+import { canonicalListing, canonicalScope, createCursorCodec, type CursorBinding } from './cursor-codec';
+import { stableStringify } from './stable-stringify';
 
 const scope: MemoryScope = { companyId: 'company-a', agentId: 'agent-1', projectId: 'project-9' };
 const binding: CursorBinding = { scope, listing: 'records', filter: { topic: 'billing', pinned: true } };
@@ -137,5 +139,19 @@ describe('createCursorCodec', () => {
     const text = Buffer.from(cursor.split('.')[1] ?? '', 'base64url').toString('utf8');
     expect(text).not.toContain('company-a');
     expect(text).not.toContain('billing');
+  });
+
+  it('canonicalises scopes and listings exactly as stableStringify does, so digests do not change', () => {
+    const scopes: MemoryScope[] = [
+      { companyId: 'c' },
+      scope,
+      { companyId: 'c "quoted" \\ \u00e9', namespace: 'n', subjectId: 's', sessionKey: 'k', runId: 'r', issueId: 'i', projectId: 'p', agentId: 'a' },
+      { companyId: 'c', agentId: undefined, runId: '' } as MemoryScope,
+    ];
+    for (const candidate of scopes) expect(canonicalScope(candidate)).toBe(stableStringify(normalizeScope(candidate)));
+    const bindings: CursorBinding[] = [binding, { scope, listing: 'extraction-jobs' }, { scope, listing: 'x"y', filter: { b: [1, { d: 2, c: null }], a: 'z' } }];
+    for (const candidate of bindings) {
+      expect(canonicalListing(candidate)).toBe(stableStringify({ listing: candidate.listing, filter: candidate.filter ?? null }));
+    }
   });
 });

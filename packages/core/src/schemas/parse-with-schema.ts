@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { MemoryInvalidResponseError } from '../errors/memory-simple-errors';
 import { MemoryValidationError, type MemoryValidationIssue } from '../errors/memory-validation-error';
+import { handCheckOf } from './hand-checked-schema';
 
 function toIssues(error: z.ZodError, prefix: string): MemoryValidationIssue[] {
   return error.issues.map((issue) => {
@@ -28,13 +29,18 @@ export function parseInput<Schema extends z.ZodType>(
   throw new MemoryValidationError({ target, issues: toIssues(result.error, pathPrefix), cause: result.error });
 }
 
-/** Validates a provider's result. Throws `MemoryInvalidResponseError`; a malformed result is never passed on. */
+/**
+ * Validates a provider's result. Throws `MemoryInvalidResponseError`; a malformed result is
+ * never passed on. A schema made by `handCheckedSchema` is checked by hand first, and a
+ * body that passes is returned as it is.
+ */
 export function parseProviderResult<Schema extends z.ZodType>(
   schema: Schema,
   value: unknown,
   description: string,
   pathPrefix = '',
 ): z.output<Schema> {
+  if (handCheckOf(schema)?.(value) === true) return value as z.output<Schema>;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const [first] = toIssues(result.error, pathPrefix);
