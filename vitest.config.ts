@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'conformance', 'adapters/*'],
+    projects: ['packages/*', 'conformance', 'adapters/*', 'bench'],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });

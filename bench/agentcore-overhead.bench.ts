@@ -4,6 +4,7 @@ import { createAgentCoreFakeHandlers } from '../adapters/agentcore/src/agentcore
 import { agentCoreEndpoint } from '../adapters/agentcore/src/agentcore-fake-responses';
 import { createAgentCoreFakeStore } from '../adapters/agentcore/src/agentcore-fake-store';
 import type { Benchmark, BenchTable } from './bench-harness';
+import { profileBreakdownTable, sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
 import { measureOperations, overheadTable } from './hosted-adapter-overhead';
 import { serveProviderFake, transportNotes, type FakeTransport } from './provider-fake-transport';
 
@@ -11,8 +12,14 @@ const region = 'us-east-1';
 const memoryId = 'memplane_bench-AbCdEf0123';
 const scope = { companyId: 'company-1', agentId: 'agent-1' };
 const source = { kind: 'issue_comment' as const, companyId: 'company-1', issueId: 'issue-1', commentId: 'comment-1' };
-const options = { rounds: 31, callsPerRound: 30, warmupCalls: 60 };
+const options = { rounds: 61, callsPerRound: 30, warmupCalls: 60 };
 const transports: FakeTransport[] = ['loopback HTTP', 'msw interception'];
+const categories: CodeCategory[] = [
+  { name: '@memplane/agentcore', url: /\/adapters\/agentcore\/dist\// },
+  { name: 'the SDK (@aws-sdk, @smithy)', url: /\/node_modules\/(@aws-sdk|@smithy|@aws-crypto)\// },
+  ...sharedCategories,
+];
+const profiledCalls = 400;
 
 function createClient(endpoint: string | undefined): BedrockAgentCoreClient {
   return new BedrockAgentCoreClient({
@@ -67,6 +74,9 @@ export const agentCoreOverheadBenchmark: Benchmark = {
             transportNotes[transport],
           ]),
         );
+        if (transport === 'loopback HTTP') {
+          tables.push(await profileBreakdownTable('Where the CPU time goes: AgentCore fake over loopback HTTP', operations, categories, profiledCalls, figures));
+        }
       } finally {
         await served.close();
       }

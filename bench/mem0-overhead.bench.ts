@@ -1,12 +1,19 @@
 import { createMem0Adapter } from '@memplane/mem0';
 import { createMem0Fake } from '../adapters/mem0/src/mem0-fake-server';
 import type { Benchmark, BenchTable } from './bench-harness';
+import { profileBreakdownTable, sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
 import { measureOperations, overheadTable } from './hosted-adapter-overhead';
 import { serveProviderFake, transportNotes, type FakeTransport } from './provider-fake-transport';
 
-const options = { rounds: 31, callsPerRound: 40, warmupCalls: 60 };
+const options = { rounds: 61, callsPerRound: 40, warmupCalls: 60 };
 const seededRecords = 120;
 const transports: FakeTransport[] = ['loopback HTTP', 'msw interception'];
+const categories: CodeCategory[] = [
+  { name: '@memplane/mem0', url: /\/adapters\/mem0\/dist\// },
+  { name: 'the SDK (mem0ai)', url: /\/node_modules\/mem0ai\// },
+  ...sharedCategories,
+];
+const profiledCalls = 400;
 
 /**
  * What `@memplane/mem0` adds over calling mem0ai's `MemoryClient` directly, on the same
@@ -60,6 +67,9 @@ export const mem0OverheadBenchmark: Benchmark = {
             transportNotes[transport],
           ]),
         );
+        if (transport === 'loopback HTTP') {
+          tables.push(await profileBreakdownTable('Where the CPU time goes: mem0 fake over loopback HTTP', operations, categories, profiledCalls, figures));
+        }
       } finally {
         await served.close();
       }

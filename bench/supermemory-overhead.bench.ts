@@ -2,6 +2,7 @@ import { createSupermemoryAdapter, toSupermemoryContainerTag } from '@memplane/s
 import Supermemory from 'supermemory';
 import { createSupermemoryFake } from '../adapters/supermemory/src/supermemory-fake-api';
 import type { Benchmark, BenchTable } from './bench-harness';
+import { profileBreakdownTable, sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
 import { measureOperations, overheadTable } from './hosted-adapter-overhead';
 import { serveProviderFake, transportNotes, type FakeTransport } from './provider-fake-transport';
 
@@ -9,8 +10,14 @@ const fakeOrigin = 'https://api.supermemory.ai';
 const apiKey = 'sm_bench_key';
 const scope = { companyId: 'bench-company' };
 const bindingKey = 'bench';
-const options = { rounds: 31, callsPerRound: 40, warmupCalls: 200 };
+const options = { rounds: 61, callsPerRound: 40, warmupCalls: 200 };
 const transports: FakeTransport[] = ['loopback HTTP', 'msw interception'];
+const categories: CodeCategory[] = [
+  { name: '@memplane/supermemory', url: /\/adapters\/supermemory\/dist\// },
+  { name: 'the SDK (supermemory)', url: /\/node_modules\/supermemory\// },
+  ...sharedCategories,
+];
+const profiledCalls = 400;
 
 export const supermemoryOverheadBenchmark: Benchmark = {
   name: 'supermemory-overhead',
@@ -60,6 +67,9 @@ export const supermemoryOverheadBenchmark: Benchmark = {
             transportNotes[transport],
           ]),
         );
+        if (transport === 'loopback HTTP') {
+          tables.push(await profileBreakdownTable('Where the CPU time goes: Supermemory fake over loopback HTTP', operations, categories, profiledCalls, figures));
+        }
       } finally {
         await served.close();
       }
