@@ -12,7 +12,7 @@ const region = 'us-east-1';
 const memoryId = 'memplane_bench-AbCdEf0123';
 const scope = { companyId: 'company-1', agentId: 'agent-1' };
 const source = { kind: 'issue_comment' as const, companyId: 'company-1', issueId: 'issue-1', commentId: 'comment-1' };
-const options = { rounds: 61, callsPerRound: 30, warmupCalls: 60 };
+const options = { rounds: 62, callsPerRound: 30, warmupCalls: 60 };
 const transports: FakeTransport[] = ['loopback HTTP', 'msw interception'];
 const categories: CodeCategory[] = [
   { name: '@memplane/agentcore', url: /\/adapters\/agentcore\/dist\// },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { median } from './bench-harness';
-import { bootstrapMedianInterval, overheadVerdict } from './hosted-adapter-overhead';
+import { bootstrapMedianInterval, overheadVerdict, summarizeRoundPairs } from './hosted-adapter-overhead';
 
 /** Rounds spread around a known centre, like per-round overhead ratios. */
 function spreadAround(centre: number, count: number, spread: number): number[] {
@@ -35,5 +35,29 @@ describe('overheadVerdict', () => {
     expect(overheadVerdict([-3, 5.1])).toBe('undecided');
     expect(overheadVerdict([4.9, 12])).toBe('undecided');
     expect(overheadVerdict([5.1, 12])).toBe('missed');
+  });
+});
+
+describe('summarizeRoundPairs', () => {
+  // Round 2k runs the SDK first, round 2k + 1 the adapter first; whichever runs first costs 10 % more.
+  const rounds = 10;
+  const firstRunPenalty = (round: number, variant: 'direct' | 'adapter') => ((round % 2 === 0) === (variant === 'direct') ? 1.1 : 1);
+
+  it('reads 0 % for the SDK against itself, whatever running first costs', () => {
+    const direct = Array.from({ length: rounds }, (_, round) => ({ wall: 100, cpu: 100 * firstRunPenalty(round, 'direct') }));
+    const adapter = Array.from({ length: rounds }, (_, round) => ({ wall: 100, cpu: 100 * firstRunPenalty(round, 'adapter') }));
+    const { cpuRatios, cpuAdded } = summarizeRoundPairs(direct, adapter);
+    expect(cpuRatios).toHaveLength(rounds / 2);
+    for (const ratio of cpuRatios) expect(ratio).toBeCloseTo(0, 10);
+    for (const added of cpuAdded) expect(added).toBeCloseTo(0, 10);
+  });
+
+  it('reads the true overhead when the adapter costs 4 % more', () => {
+    const direct = Array.from({ length: rounds }, (_, round) => ({ wall: 100, cpu: 100 * firstRunPenalty(round, 'direct') }));
+    const adapter = Array.from({ length: rounds }, (_, round) => ({ wall: 104, cpu: 104 * firstRunPenalty(round, 'adapter') }));
+    const { cpuRatios, cpuAdded, wallRatios } = summarizeRoundPairs(direct, adapter);
+    for (const ratio of cpuRatios) expect(ratio).toBeCloseTo(4, 10);
+    for (const added of cpuAdded) expect(added).toBeCloseTo(4.2, 10);
+    for (const ratio of wallRatios) expect(ratio).toBeCloseTo(4, 10);
   });
 });

@@ -2,7 +2,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { formatNumber, median, percentile, type BenchTable } from './bench-harness';
 
-/** How many paired rounds to run, and how many calls each half of a round makes. */
+/** How many rounds to run (an even number: half in each order), and how many calls each half of a round makes. */
 export interface OverheadOptions {
   rounds: number;
   callsPerRound: number;
@@ -16,16 +16,16 @@ export interface OverheadMeasurement {
   adapterWallMicroseconds: number;
   directCpuMicroseconds: number;
   adapterCpuMicroseconds: number;
-  /** The median over rounds of (adapter ÷ direct − 1) in CPU time, in percent: the headline figure. */
+  /** The median over round pairs of (adapter ÷ direct − 1) in CPU time, in percent: the headline figure. */
   cpuOverheadPercent: number;
-  /** Its 25th and 75th percentiles over rounds. */
+  /** Its 25th and 75th percentiles over round pairs. */
   cpuOverheadQuartiles: [number, number];
   /**
    * A 95 % interval of the headline median: the 2.5th and 97.5th percentiles of the medians
-   * of 2000 bootstrap resamples of the rounds (seeded, so a rerun on the same rounds agrees).
+   * of 2000 bootstrap resamples of the round pairs (seeded, so a rerun on the same rounds agrees).
    */
   cpuOverheadInterval95: [number, number];
-  /** The median over rounds of (adapter − direct) CPU per call, in µs: what the adapter adds in absolute terms. */
+  /** The median over round pairs of (adapter − direct) CPU per call, in µs: what the adapter adds in absolute terms. */
   cpuAddedMicroseconds: number;
   /**
    * Whether the 5 % target holds: `met` when the whole interval is at or below 5 %, `missed`
@@ -74,7 +74,7 @@ export function overheadVerdict([low, high]: [number, number]): OverheadMeasurem
 /** `global.gc` when node runs with `--expose-gc` (the bench runner sets it). */
 const collectGarbage = (globalThis as { gc?: () => void }).gc;
 
-async function timeCalls(run: () => Promise<unknown>, calls: number): Promise<{ wall: number; cpu: number }> {
+async function timeCalls(run: () => Promise<unknown>, calls: number): Promise<RunTiming> {
   // Each run starts on a collected heap, so a major collection the other variant's garbage
   // made due lands in neither: each pays for what it allocates itself.
   collectGarbage?.();
@@ -86,10 +86,42 @@ async function timeCalls(run: () => Promise<unknown>, calls: number): Promise<{ 
   return { wall, cpu: (usedCpu.user + usedCpu.system) / calls };
 }
 
+/** One timed run: the mean wall and CPU time per call, in µs. */
+export interface RunTiming {
+  wall: number;
+  cpu: number;
+}
+
+/**
+ * The per-pair figures of paired rounds, where round `2k` ran the SDK first and round `2k + 1`
+ * ran the adapter first. The first run of a round can be faster or slower than the second (a
+ * collected heap, timers falling due), and over single rounds that shows up as two clusters
+ * of ratios whose median lands in whichever cluster has one round more. Summing each pair's
+ * two rounds cancels the position, so an SDK-against-SDK run reads 0 %.
+ */
+export function summarizeRoundPairs(
+  direct: RunTiming[],
+  adapter: RunTiming[],
+): { cpuRatios: number[]; cpuAdded: number[]; wallRatios: number[] } {
+  const pairs = Math.floor(Math.min(direct.length, adapter.length) / 2);
+  const cpuRatios: number[] = [];
+  const cpuAdded: number[] = [];
+  const wallRatios: number[] = [];
+  for (let pair = 0; pair < pairs; pair += 1) {
+    const [first, second] = [2 * pair, 2 * pair + 1];
+    const directCpu = direct[first]!.cpu + direct[second]!.cpu;
+    const adapterCpu = adapter[first]!.cpu + adapter[second]!.cpu;
+    cpuRatios.push((adapterCpu / directCpu - 1) * 100);
+    cpuAdded.push((adapterCpu - directCpu) / 2);
+    wallRatios.push(((adapter[first]!.wall + adapter[second]!.wall) / (direct[first]!.wall + direct[second]!.wall) - 1) * 100);
+  }
+  return { cpuRatios, cpuAdded, wallRatios };
+}
+
 /**
  * Measures the adapter against the SDK in paired rounds: each round times a run of direct
  * calls and a run of adapter calls back to back (in alternating order), and the overhead is
- * the median of the per-round ratios. Pairing cancels the slow drifts of a shared machine
+ * the median of the ratios of round pairs. Pairing cancels the slow drifts of a shared machine
  * (another process starting, CPU frequency) that comparing two separate medians lets in, and
  * CPU time of this process leaves out the time other processes hold the cores.
  */
@@ -101,8 +133,8 @@ export async function measureOverhead(
     await variants.direct();
     await variants.adapter();
   }
-  const direct: Array<{ wall: number; cpu: number }> = [];
-  const adapter: Array<{ wall: number; cpu: number }> = [];
+  const direct: RunTiming[] = [];
+  const adapter: RunTiming[] = [];
   for (let round = 0; round < options.rounds; round += 1) {
     if (round % 2 === 0) {
       direct.push(await timeCalls(variants.direct, options.callsPerRound));
@@ -112,10 +144,8 @@ export async function measureOverhead(
       direct.push(await timeCalls(variants.direct, options.callsPerRound));
     }
   }
-  const cpuRatios = direct.map((pair, index) => ((adapter[index]!.cpu / pair.cpu) - 1) * 100);
-  const cpuAdded = direct.map((pair, index) => adapter[index]!.cpu - pair.cpu);
+  const { cpuRatios, cpuAdded, wallRatios } = summarizeRoundPairs(direct, adapter);
   const interval = bootstrapMedianInterval(cpuRatios);
-  const wallRatios = direct.map((pair, index) => ((adapter[index]!.wall / pair.wall) - 1) * 100);
   return {
     directWallMicroseconds: median(direct.map((timing) => timing.wall)),
     adapterWallMicroseconds: median(adapter.map((timing) => timing.wall)),
@@ -160,7 +190,7 @@ export const overheadColumns = [
   'adapter adds (CPU)',
   'CPU overhead (median of paired rounds)',
   '95 % interval of that median',
-  'interquartile range of rounds',
+  'interquartile range of pairs',
   'wall overhead',
   `target ≤ ${overheadTargetPercent} %`,
 ];
@@ -187,7 +217,7 @@ export function overheadNotes(measurements: OverheadMeasurement[]): string[] {
   const first = measurements[0];
   const load = measurements.map((measurement) => formatNumber(measurement.loadAverage[0] ?? 0, 1)).join(', ');
   return [
-    `µs per call. ${first?.rounds ?? 0} paired rounds of ${first?.callsPerRound ?? 0} calls per variant; in each round the SDK calls and the adapter calls run back to back, in alternating order. The headline is the median over rounds of the per-round CPU ratio; "adapter adds" is the median of the per-round differences. The 95 % interval of the median comes from 2000 bootstrap resamples of the rounds; the interquartile range shows how far single rounds spread.`,
+    `µs per call. ${first?.rounds ?? 0} rounds of ${first?.callsPerRound ?? 0} calls per variant; in each round the SDK calls and the adapter calls run back to back, and consecutive rounds swap the order. Each pair of rounds (one in each order) gives one CPU ratio, which cancels any advantage of running first or second; the headline is the median over pairs, and "adapter adds" is the median of the pairs' differences per call. The 95 % interval of the median comes from 2000 bootstrap resamples of the pairs; the interquartile range shows how far single pairs spread.`,
     `The target (${overheadTargetPercent} % or less) is \`met\` when the whole interval lies at or below it, \`missed\` when the whole interval lies above it, and \`undecided\` when the interval straddles it.`,
     `CPU time is user plus system time of this one process, which holds the SDK, msw, the fake provider and the adapter; wall time also counts the time other processes held the two cores (1-minute load average at the end of each row: ${load}).`,
   ];

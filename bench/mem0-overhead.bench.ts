@@ -5,7 +5,7 @@ import { profileBreakdownTable, sharedCategories, type CodeCategory } from './cp
 import { measureOperations, overheadTable } from './hosted-adapter-overhead';
 import { serveProviderFake, transportNotes, type FakeTransport } from './provider-fake-transport';
 
-const options = { rounds: 61, callsPerRound: 40, warmupCalls: 60 };
+const options = { rounds: 62, callsPerRound: 40, warmupCalls: 60 };
 const seededRecords = 120;
 const transports: FakeTransport[] = ['loopback HTTP', 'msw interception'];
 const categories: CodeCategory[] = [

@@ -10,7 +10,7 @@ const fakeOrigin = 'https://api.supermemory.ai';
 const apiKey = 'sm_bench_key';
 const scope = { companyId: 'bench-company' };
 const bindingKey = 'bench';
-const options = { rounds: 61, callsPerRound: 40, warmupCalls: 200 };
+const options = { rounds: 62, callsPerRound: 40, warmupCalls: 200 };
 const transports: FakeTransport[] = ['loopback HTTP', 'msw interception'];
 const categories: CodeCategory[] = [
   { name: '@memplane/supermemory', url: /\/adapters\/supermemory\/dist\// },
