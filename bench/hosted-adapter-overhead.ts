@@ -71,13 +71,14 @@ export function overheadVerdict([low, high]: [number, number]): OverheadMeasurem
   return low > overheadTargetPercent ? 'missed' : 'undecided';
 }
 
-/** `global.gc` when node runs with `--expose-gc` (the bench runner sets it). */
-const collectGarbage = (globalThis as { gc?: () => void }).gc;
-
+/**
+ * Times `calls` sequential calls. No collection is forced between runs: a full collection
+ * before each run made the heap regrow inside the timed run, which added half to both variants'
+ * CPU and more to the one that allocates more. In steady state each run pays for the
+ * collections its own allocations bring due, and the median over round pairs evens out which
+ * run a collection happens to land in.
+ */
 async function timeCalls(run: () => Promise<unknown>, calls: number): Promise<RunTiming> {
-  // Each run starts on a collected heap, so a major collection the other variant's garbage
-  // made due lands in neither: each pays for what it allocates itself.
-  collectGarbage?.();
   const startedCpu = process.cpuUsage();
   const started = performance.now();
   for (let call = 0; call < calls; call += 1) await run();
@@ -95,7 +96,7 @@ export interface RunTiming {
 /**
  * The per-pair figures of paired rounds, where round `2k` ran the SDK first and round `2k + 1`
  * ran the adapter first. The first run of a round can be faster or slower than the second (a
- * collected heap, timers falling due), and over single rounds that shows up as two clusters
+ * collection falling due, warm caches), and over single rounds that shows up as two clusters
  * of ratios whose median lands in whichever cluster has one round more. Summing each pair's
  * two rounds cancels the position, so an SDK-against-SDK run reads 0 %.
  */
