@@ -1,5 +1,6 @@
 import { Session } from 'node:inspector/promises';
 import { formatNumber, type BenchTable } from './bench-harness';
+import type { OverheadVariants } from './hosted-adapter-overhead';
 
 /** A group of code the CPU time is charged to, recognised by the script URL of a sampled frame. */
 export interface CodeCategory {
@@ -37,9 +38,6 @@ const garbageCollector = '(garbage collector)';
 const idle = '(idle)';
 const otherCategory = 'other Node.js and native code';
 
-/** The SDK called directly, and the same call through the adapter. */
-export type ProfiledVariants = { direct: () => Promise<unknown>; adapter: () => Promise<unknown> };
-
 /**
  * Samples the CPU with V8's profiler while each variant is called `calls` times, in
  * alternating chunks (so a drift of the machine or of the JIT reaches both alike), and
@@ -48,11 +46,11 @@ export type ProfiledVariants = { direct: () => Promise<unknown>; adapter: () => 
  * go to their caller); garbage collection is its own row, and idle time is left out.
  */
 export async function profileByCategory(
-  variants: ProfiledVariants,
+  variants: OverheadVariants,
   calls: number,
   categories: CodeCategory[],
   chunks = 8,
-): Promise<Record<keyof ProfiledVariants, Map<string, number>>> {
+): Promise<Record<keyof OverheadVariants, Map<string, number>>> {
   const totals = { direct: new Map<string, number>(), adapter: new Map<string, number>() };
   const callsPerChunk = Math.ceil(calls / chunks);
   const session = new Session();
@@ -61,7 +59,7 @@ export async function profileByCategory(
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: 100 });
     for (let chunk = 0; chunk < chunks; chunk += 1) {
-      const order: Array<keyof ProfiledVariants> = chunk % 2 === 0 ? ['direct', 'adapter'] : ['adapter', 'direct'];
+      const order: Array<keyof OverheadVariants> = chunk % 2 === 0 ? ['direct', 'adapter'] : ['adapter', 'direct'];
       for (const variant of order) {
         await session.post('Profiler.start');
         for (let call = 0; call < callsPerChunk; call += 1) await variants[variant]();
@@ -112,7 +110,7 @@ export function chargeProfileSamples(profile: Profile, categories: CodeCategory[
  */
 export async function profileBreakdownTable(
   title: string,
-  operations: Record<string, ProfiledVariants>,
+  operations: Record<string, OverheadVariants>,
   categories: CodeCategory[],
   calls: number,
   figures: Record<string, unknown>,
