@@ -4,9 +4,9 @@ import { createAgentCoreFakeHandlers } from '../adapters/agentcore/src/agentcore
 import { agentCoreEndpoint } from '../adapters/agentcore/src/agentcore-fake-responses';
 import { createAgentCoreFakeStore } from '../adapters/agentcore/src/agentcore-fake-store';
 import type { Benchmark, BenchTable } from './bench-harness';
-import { profileBreakdownTable, sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
-import { measureOperations, overheadTable } from './hosted-adapter-overhead';
-import { serveProviderFake, transportNotes, type FakeTransport } from './provider-fake-transport';
+import { sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
+import { transportTables } from './hosted-adapter-tables';
+import { serveProviderFake, type FakeTransport } from './provider-fake-transport';
 
 const region = 'us-east-1';
 const memoryId = 'memplane_bench-AbCdEf0123';
@@ -67,16 +67,20 @@ export const agentCoreOverheadBenchmark: Benchmark = {
             adapter: () => adapter.list({ bindingKey: 'bench', scope, limit: 50 }),
           },
         };
-        const rows = await measureOperations(operations, options, figures, transport);
         tables.push(
-          overheadTable(`AgentCore fake over ${transport}`, rows, [
-            'Both variants send the same AgentCore request through the same SDK (SigV4 signing, serialisation, node:http) to the same stateful fake of AgentCore holding 60 records with provenance, so the overhead is what the adapter and `defineMemoryAdapter` add: request and result validation, scope encoding and checks, provenance decoding, cursor signing and usage.',
-            transportNotes[transport],
-          ]),
+          ...(await transportTables({
+            subject: 'AgentCore fake',
+            transport,
+            operations,
+            options,
+            notes: [
+              'Both variants send the same AgentCore request through the same SDK (SigV4 signing, serialisation, node:http) to the same stateful fake of AgentCore holding 60 records with provenance, so the overhead is what the adapter and `defineMemoryAdapter` add: request and result validation, scope encoding and checks, provenance decoding, cursor signing and usage.',
+            ],
+            categories,
+            profiledCalls,
+            figures,
+          })),
         );
-        if (transport === 'loopback HTTP') {
-          tables.push(await profileBreakdownTable('Where the CPU time goes: AgentCore fake over loopback HTTP', operations, categories, profiledCalls, figures));
-        }
       } finally {
         await served.close();
       }

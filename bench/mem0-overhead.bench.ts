@@ -1,9 +1,9 @@
 import { createMem0Adapter } from '@memplane/mem0';
 import { createMem0Fake } from '../adapters/mem0/src/mem0-fake-server';
 import type { Benchmark, BenchTable } from './bench-harness';
-import { profileBreakdownTable, sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
-import { measureOperations, overheadTable } from './hosted-adapter-overhead';
-import { serveProviderFake, transportNotes, type FakeTransport } from './provider-fake-transport';
+import { sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
+import { transportTables } from './hosted-adapter-tables';
+import { serveProviderFake, type FakeTransport } from './provider-fake-transport';
 
 const options = { rounds: 62, callsPerRound: 40, warmupCalls: 60 };
 const seededRecords = 120;
@@ -59,17 +59,22 @@ export const mem0OverheadBenchmark: Benchmark = {
             adapter: () => adapter.list({ bindingKey: 'bench', scope, limit: 50 }),
           },
         };
-        const rows = await measureOperations(operations, options, figures, transport);
         tables.push(
-          overheadTable(`mem0 fake over ${transport} (${seededRecords} records in scope)`, rows, [
-            'Both variants call the same stateful fake of the mem0 platform (`adapters/mem0/src/mem0-fake-server.ts`) with the same request: the direct variant is a plain mem0ai `MemoryClient` sending the filters and page size the adapter sends.',
-            'The adapter adds request and result validation (core `defineMemoryAdapter`), its own check of the response and of every record\'s scope, snippet mapping, an abortable attempt under core `callWithRetry` (an AbortController and a timer, and the signal on the request: the SDK itself has no timeout), usage and, for list, the signed keyset cursor.',
-            transportNotes[transport],
-          ]),
+          ...(await transportTables({
+            subject: 'mem0 fake',
+            detail: `${seededRecords} records in scope`,
+            transport,
+            operations,
+            options,
+            notes: [
+              'Both variants call the same stateful fake of the mem0 platform (`adapters/mem0/src/mem0-fake-server.ts`) with the same request: the direct variant is a plain mem0ai `MemoryClient` sending the filters and page size the adapter sends.',
+              'The adapter adds request and result validation (core `defineMemoryAdapter`), its own check of the response and of every record\'s scope, snippet mapping, an abortable attempt under core `callWithRetry` (an AbortController and a timer, and the signal on the request: the SDK itself has no timeout), usage and, for list, the signed keyset cursor.',
+            ],
+            categories,
+            profiledCalls,
+            figures,
+          })),
         );
-        if (transport === 'loopback HTTP') {
-          tables.push(await profileBreakdownTable('Where the CPU time goes: mem0 fake over loopback HTTP', operations, categories, profiledCalls, figures));
-        }
       } finally {
         await served.close();
       }

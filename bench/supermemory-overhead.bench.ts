@@ -2,9 +2,9 @@ import { createSupermemoryAdapter, toSupermemoryContainerTag } from '@memplane/s
 import Supermemory from 'supermemory';
 import { createSupermemoryFake } from '../adapters/supermemory/src/supermemory-fake-api';
 import type { Benchmark, BenchTable } from './bench-harness';
-import { profileBreakdownTable, sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
-import { measureOperations, overheadTable } from './hosted-adapter-overhead';
-import { serveProviderFake, transportNotes, type FakeTransport } from './provider-fake-transport';
+import { sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
+import { transportTables } from './hosted-adapter-tables';
+import { serveProviderFake, type FakeTransport } from './provider-fake-transport';
 
 const fakeOrigin = 'https://api.supermemory.ai';
 const apiKey = 'sm_bench_key';
@@ -59,17 +59,21 @@ export const supermemoryOverheadBenchmark: Benchmark = {
             adapter: () => adapter.list({ bindingKey, scope, limit: 50 }),
           },
         };
-        const rows = await measureOperations(operations, options, figures, transport);
         tables.push(
-          overheadTable(`Supermemory fake over ${transport}`, rows, [
-            'Both variants call the same stateful fake of the Supermemory API (60 memory entries in one container) with identical request bodies: the direct variant is a `supermemory` client sending the container tag and metadata filter the adapter sends.',
-            'The adapter adds: request validation (core), the container-tag hash, the retry/timeout wrapper, validation of the response, metadata decoding, the per-record scope check, result validation (core) and, for list, signing the cursor.',
-            transportNotes[transport],
-          ]),
+          ...(await transportTables({
+            subject: 'Supermemory fake',
+            transport,
+            operations,
+            options,
+            notes: [
+              'Both variants call the same stateful fake of the Supermemory API (60 memory entries in one container) with identical request bodies: the direct variant is a `supermemory` client sending the container tag and metadata filter the adapter sends.',
+              'The adapter adds: request validation (core), the container-tag hash, the retry/timeout wrapper, validation of the response, metadata decoding, the per-record scope check, result validation (core) and, for list, signing the cursor.',
+            ],
+            categories,
+            profiledCalls,
+            figures,
+          })),
         );
-        if (transport === 'loopback HTTP') {
-          tables.push(await profileBreakdownTable('Where the CPU time goes: Supermemory fake over loopback HTTP', operations, categories, profiledCalls, figures));
-        }
       } finally {
         await served.close();
       }
