@@ -7,13 +7,14 @@ import type { Benchmark, BenchTable } from './bench-harness';
 import { sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
 import { transportTables } from './hosted-adapter-tables';
 import { serveProviderFake, type FakeTransport } from './provider-fake-transport';
+import { replayAwsResponses, ResponseReplay } from './replayed-responses';
 
 const region = 'us-east-1';
 const memoryId = 'memplane_bench-AbCdEf0123';
 const scope = { companyId: 'company-1', agentId: 'agent-1' };
 const source = { kind: 'issue_comment' as const, companyId: 'company-1', issueId: 'issue-1', commentId: 'comment-1' };
 const options = { rounds: 62, callsPerRound: 30, warmupCalls: 60 };
-const transports: FakeTransport[] = ['loopback HTTP', 'msw interception'];
+const transports: FakeTransport[] = ['loopback HTTP', 'replayed responses', 'msw interception'];
 const categories: CodeCategory[] = [
   { name: '@memplane/agentcore', url: /\/adapters\/agentcore\/dist\// },
   { name: 'the SDK (@aws-sdk, @smithy)', url: /\/node_modules\/(@aws-sdk|@smithy|@aws-crypto)\// },
@@ -43,9 +44,16 @@ export const agentCoreOverheadBenchmark: Benchmark = {
       const origin = agentCoreEndpoint(region);
       const served = await serveProviderFake(transport, createAgentCoreFakeHandlers(fake, { region }), origin);
       try {
-        const endpoint = transport === 'loopback HTTP' ? served.url : undefined;
-        const adapter = createAgentCoreAdapter({ memoryId, client: createClient(endpoint) });
+        const endpoint = transport === 'msw interception' ? undefined : served.url;
+        const adapterClient = createClient(endpoint);
         const client = createClient(endpoint);
+        if (transport === 'replayed responses') {
+          // One recording for both clients, so the direct calls replay what the adapter's calls recorded.
+          const replay = new ResponseReplay();
+          replayAwsResponses(adapterClient, replay);
+          replayAwsResponses(client, replay);
+        }
+        const adapter = createAgentCoreAdapter({ memoryId, client: adapterClient });
         // 60 records with provenance, like curated records written through the adapter.
         await adapter.upsertRecords({
           bindingKey: 'bench',

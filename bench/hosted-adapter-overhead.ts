@@ -27,6 +27,8 @@ export interface OverheadMeasurement {
   cpuOverheadInterval95: [number, number];
   /** The median over round pairs of (adapter − direct) CPU per call, in µs: what the adapter adds in absolute terms. */
   cpuAddedMicroseconds: number;
+  /** A 95 % bootstrap interval of that median, like `cpuOverheadInterval95`. */
+  cpuAddedInterval95: [number, number];
   /**
    * Whether the 5 % target holds: `met` when the whole interval is at or below 5 %, `missed`
    * when it lies entirely above, `undecided` when it straddles 5 % (more rounds could tell).
@@ -156,6 +158,7 @@ export async function measureOverhead(
     cpuOverheadQuartiles: [percentile(cpuRatios, 25), percentile(cpuRatios, 75)],
     cpuOverheadInterval95: interval,
     cpuAddedMicroseconds: median(cpuAdded),
+    cpuAddedInterval95: bootstrapMedianInterval(cpuAdded),
     target: overheadVerdict(interval),
     wallOverheadPercent: median(wallRatios),
     rounds: options.rounds,

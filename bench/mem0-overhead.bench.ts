@@ -7,7 +7,7 @@ import { serveProviderFake, type FakeTransport } from './provider-fake-transport
 
 const options = { rounds: 62, callsPerRound: 40, warmupCalls: 60 };
 const seededRecords = 120;
-const transports: FakeTransport[] = ['loopback HTTP', 'msw interception'];
+const transports: FakeTransport[] = ['loopback HTTP', 'replayed responses', 'msw interception'];
 const categories: CodeCategory[] = [
   { name: '@memplane/mem0', url: /\/adapters\/mem0\/dist\// },
   { name: 'the SDK (mem0ai)', url: /\/node_modules\/mem0ai\// },

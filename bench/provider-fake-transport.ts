@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse, type RequestHandler } from 'msw';
+import { replayingFetch } from './replayed-responses';
 
 /** A provider fake served over real HTTP on the loopback interface. */
 export interface LoopbackFakeServer {
@@ -67,7 +68,7 @@ export async function startLoopbackFakeServer(handlers: RequestHandler[], origin
 }
 
 /** How the SDKs reach a provider fake in a benchmark. */
-export type FakeTransport = 'loopback HTTP' | 'msw interception';
+export type FakeTransport = 'loopback HTTP' | 'msw interception' | 'replayed responses';
 
 /**
  * Serves a provider fake over the given transport and returns the URL clients use: the
@@ -75,6 +76,19 @@ export type FakeTransport = 'loopback HTTP' | 'msw interception';
  */
 export async function serveProviderFake(transport: FakeTransport, handlers: RequestHandler[], origin: string): Promise<LoopbackFakeServer> {
   if (transport === 'loopback HTTP') return startLoopbackFakeServer(handlers, origin);
+  if (transport === 'replayed responses') {
+    // Clients that read the global fetch (mem0ai per call, supermemory when it is built) replay; AWS clients add replayAwsResponses.
+    const served = await startLoopbackFakeServer(handlers, origin);
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = replayingFetch(realFetch);
+    return {
+      url: served.url,
+      close: async () => {
+        globalThis.fetch = realFetch;
+        await served.close();
+      },
+    };
+  }
   const { setupServer } = await import('msw/node');
   const server = setupServer(...handlers);
   server.listen({ onUnhandledRequest: 'error' });
@@ -92,4 +106,6 @@ export const transportNotes: Record<FakeTransport, string> = {
     'The fake (the same msw handlers the tests use) is served by a node:http server on 127.0.0.1 in the same process, so both variants go through the SDK\'s real transport, as against the real provider.',
   'msw interception':
     'msw intercepts the requests in the process. Interception adds work per request, and more for a request that carries an abort signal (each copy of the request msw makes follows the signal), so an adapter that aborts its requests on timeout pays a harness cost here that the loopback table does not charge.',
+  'replayed responses':
+    'Each distinct request went once to the fake over loopback HTTP; after that both variants get the recorded bytes back at once (`bench/replayed-responses.ts`), so there is no socket, HTTP parser or fake in the loop, only the SDK\'s own request building and response parsing and the adapter\'s work.',
 };

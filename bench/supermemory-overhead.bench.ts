@@ -11,7 +11,7 @@ const apiKey = 'sm_bench_key';
 const scope = { companyId: 'bench-company' };
 const bindingKey = 'bench';
 const options = { rounds: 62, callsPerRound: 40, warmupCalls: 200 };
-const transports: FakeTransport[] = ['loopback HTTP', 'msw interception'];
+const transports: FakeTransport[] = ['loopback HTTP', 'replayed responses', 'msw interception'];
 const categories: CodeCategory[] = [
   { name: '@memplane/supermemory', url: /\/adapters\/supermemory\/dist\// },
   { name: 'the SDK (supermemory)', url: /\/node_modules\/supermemory\// },
