@@ -1,6 +1,5 @@
-import type { BenchTable } from './bench-harness';
+import { formatNumber, type BenchTable } from './bench-harness';
 import { profileBreakdownTable, type CodeCategory } from './cpu-profile-breakdown';
-import { formatNumber } from './bench-harness';
 import {
   measureOperations,
   overheadTable,
