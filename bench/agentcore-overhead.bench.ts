@@ -1,5 +1,6 @@
 import { BedrockAgentCoreClient, ListMemoryRecordsCommand, RetrieveMemoryRecordsCommand } from '@aws-sdk/client-bedrock-agentcore';
 import { createAgentCoreAdapter } from '@memplane/agentcore';
+import { callWithRetry } from '@memplane/core';
 import { createAgentCoreFakeHandlers } from '../adapters/agentcore/src/agentcore-fake-handlers';
 import { agentCoreEndpoint } from '../adapters/agentcore/src/agentcore-fake-responses';
 import { createAgentCoreFakeStore } from '../adapters/agentcore/src/agentcore-fake-store';
@@ -65,15 +66,16 @@ export const agentCoreOverheadBenchmark: Benchmark = {
           })),
         });
         const namespace = '/c/company-1/a/agent-1/';
+        const retrieve = () => new RetrieveMemoryRecordsCommand({ memoryId, namespace, searchCriteria: { searchQuery: 'deploy window', topK: 10 } });
+        const list = () => new ListMemoryRecordsCommand({ memoryId, namespace, maxResults: 50 });
         const operations = {
-          'query (topK 10)': {
-            direct: () => client.send(new RetrieveMemoryRecordsCommand({ memoryId, namespace, searchCriteria: { searchQuery: 'deploy window', topK: 10 } })),
-            adapter: () => adapter.query({ bindingKey: 'bench', scope, query: 'deploy window', topK: 10 }),
-          },
-          'list (limit 50)': {
-            direct: () => client.send(new ListMemoryRecordsCommand({ memoryId, namespace, maxResults: 50 })),
-            adapter: () => adapter.list({ bindingKey: 'bench', scope, limit: 50 }),
-          },
+          'query (topK 10)': { direct: () => client.send(retrieve()), adapter: () => adapter.query({ bindingKey: 'bench', scope, query: 'deploy window', topK: 10 }) },
+          'list (limit 50)': { direct: () => client.send(list()), adapter: () => adapter.list({ bindingKey: 'bench', scope, limit: 50 }) },
+        };
+        const guarded = (send: (abortSignal: AbortSignal) => Promise<unknown>) => () => callWithRetry(send, { operation: 'AgentCore bench', timeoutMs: 30_000 });
+        const guardedOperations = {
+          'query (topK 10)': { direct: operations['query (topK 10)'].direct, adapter: guarded((abortSignal) => client.send(retrieve(), { abortSignal })) },
+          'list (limit 50)': { direct: operations['list (limit 50)'].direct, adapter: guarded((abortSignal) => client.send(list(), { abortSignal })) },
         };
         tables.push(
           ...(await transportTables({
@@ -87,6 +89,7 @@ export const agentCoreOverheadBenchmark: Benchmark = {
             categories,
             profiledCalls,
             figures,
+            guardedOperations,
           })),
         );
       } finally {

@@ -1,4 +1,6 @@
+import { callWithRetry } from '@memplane/core';
 import { createMem0Adapter } from '@memplane/mem0';
+import { createLazyMem0Client, sendWithSignal } from '../adapters/mem0/src/mem0-client';
 import { createMem0Fake } from '../adapters/mem0/src/mem0-fake-server';
 import type { Benchmark, BenchTable } from './bench-harness';
 import { sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
@@ -49,15 +51,19 @@ export const mem0OverheadBenchmark: Benchmark = {
         const client = new MemoryClient({ apiKey: fake.apiKey, host: served.url });
         const filters = { AND: [{ app_id: scope.companyId }, { metadata: { memplane_agent: scope.agentId } }] };
         const query = 'when is the deploy window';
+        const search = () => client.search(query, { filters, topK: 10 });
+        const getAll = () => client.getAll({ filters, page: 1, pageSize: 50 });
         const operations = {
-          'query (topK 10)': {
-            direct: () => client.search(query, { filters, topK: 10 }),
-            adapter: () => adapter.query({ bindingKey: 'bench', scope, query, topK: 10 }),
-          },
-          'list (first page, limit 50)': {
-            direct: () => client.getAll({ filters, page: 1, pageSize: 50 }),
-            adapter: () => adapter.list({ bindingKey: 'bench', scope, limit: 50 }),
-          },
+          'query (topK 10)': { direct: search, adapter: () => adapter.query({ bindingKey: 'bench', scope, query, topK: 10 }) },
+          'list (first page, limit 50)': { direct: getAll, adapter: () => adapter.list({ bindingKey: 'bench', scope, limit: 50 }) },
+        };
+        // The adapter's own client class, which takes the attempt's signal to the request.
+        const abortable = await createLazyMem0Client({ apiKey: fake.apiKey, host: served.url })();
+        const guarded = (send: (sdk: typeof abortable) => Promise<unknown>) => () =>
+          callWithRetry((signal) => sendWithSignal(abortable, signal, send), { operation: 'mem0 bench', timeoutMs: 30_000 });
+        const guardedOperations = {
+          'query (topK 10)': { direct: search, adapter: guarded((sdk) => sdk.search(query, { filters, topK: 10 })) },
+          'list (first page, limit 50)': { direct: getAll, adapter: guarded((sdk) => sdk.getAll({ filters, page: 1, pageSize: 50 })) },
         };
         tables.push(
           ...(await transportTables({
@@ -73,6 +79,7 @@ export const mem0OverheadBenchmark: Benchmark = {
             categories,
             profiledCalls,
             figures,
+            guardedOperations,
           })),
         );
       } finally {

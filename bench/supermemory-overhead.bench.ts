@@ -1,3 +1,4 @@
+import { callWithRetry } from '@memplane/core';
 import { createSupermemoryAdapter, toSupermemoryContainerTag } from '@memplane/supermemory';
 import Supermemory from 'supermemory';
 import { createSupermemoryFake } from '../adapters/supermemory/src/supermemory-fake-api';
@@ -46,17 +47,20 @@ export const supermemoryOverheadBenchmark: Benchmark = {
         const containerTag = toSupermemoryContainerTag(scope.companyId);
         // The direct calls send exactly the bodies the adapter sends, so the fake does the same work.
         const filters = { AND: [{ key: 'mp_companyId', value: scope.companyId }] };
+        const searchBody = { q: 'deploy window', containerTag, searchMode: 'memories' as const, limit: 10, filters };
+        const listBody = { containerTags: [containerTag], page: 1, limit: 50, sort: 'createdAt', order: 'asc', filters };
         const operations = {
-          'query (10 hits)': {
-            direct: () => client.search({ q: 'deploy window', containerTag, searchMode: 'memories', limit: 10, filters }),
-            adapter: () => adapter.query({ bindingKey, scope, query: 'deploy window', topK: 10 }),
-          },
+          'query (10 hits)': { direct: () => client.search(searchBody), adapter: () => adapter.query({ bindingKey, scope, query: 'deploy window', topK: 10 }) },
+          'list (50 entries)': { direct: () => client.post('/v4/memories/list', { body: listBody }), adapter: () => adapter.list({ bindingKey, scope, limit: 50 }) },
+        };
+        // As the adapter calls: the SDK's own timeout on the request, and core's backstop timer around it.
+        const requestOptions = { timeout: 30_000, maxRetries: 0 };
+        const guarded = (send: () => PromiseLike<unknown>) => () => callWithRetry(async () => send(), { operation: 'Supermemory bench', timeoutMs: 30_100 });
+        const guardedOperations = {
+          'query (10 hits)': { direct: operations['query (10 hits)'].direct, adapter: guarded(() => client.search(searchBody, requestOptions)) },
           'list (50 entries)': {
-            direct: () =>
-              client.post('/v4/memories/list', {
-                body: { containerTags: [containerTag], page: 1, limit: 50, sort: 'createdAt', order: 'asc', filters },
-              }),
-            adapter: () => adapter.list({ bindingKey, scope, limit: 50 }),
+            direct: operations['list (50 entries)'].direct,
+            adapter: guarded(() => client.post('/v4/memories/list', { body: listBody, ...requestOptions })),
           },
         };
         tables.push(
@@ -72,6 +76,7 @@ export const supermemoryOverheadBenchmark: Benchmark = {
             categories,
             profiledCalls,
             figures,
+            guardedOperations,
           })),
         );
       } finally {
