@@ -8,8 +8,8 @@ export interface RecordedResponse {
 /**
  * Answers each distinct request (method, URL and body) with the response the fake gave the
  * first time. Replaying takes the network, the HTTP parser and the fake out of both variants,
- * so what is left is the SDK's and the adapter's own work, with far less noise than a real
- * round trip. A repeated request never reaches the fake again, so it suits reads, such as the
+ * so what is left is the SDK's and the adapter's own work, with far less noise within a run
+ * than a real round trip. A repeated request never reaches the fake again, so it suits reads, such as the
  * timed calls; distinct writes, such as seeding the fake, still go through.
  */
 export class ResponseReplay {
