@@ -46,7 +46,7 @@ export async function transportTables(measurement: TransportMeasurement): Promis
     return [
       addedCostTable(`What the adapter's own work costs: ${subject} with replayed responses`, 'adapter, replayed', rows, figures, [
         transportNotes[transport],
-        'The adapter\'s abort signal costs only its creation here: a replayed answer never reaches undici or node:http, which add listeners to the signal of every request that carries one (the next table measures that over loopback).',
+        'The adapter\'s abort signal costs only its creation here: a replayed answer never reaches undici or node:http, which add listeners to the signal of every request that carries one (the timeout-and-abort table above measures that over loopback).',
       ]),
     ];
   }
