@@ -29,6 +29,11 @@ describe('tokenize', () => {
     expect(tokenize(' ... ')).toEqual([]);
   });
 
+  it('stems English words and leaves accented words and other scripts whole', () => {
+    expect(tokenize('Deploys deployed deploying happens')).toEqual(['deploy', 'deploy', 'deploy', 'happen']);
+    expect(tokenize('naïve cafés привет')).toEqual(['naïve', 'cafés', 'привет']);
+  });
+
   it('lists distinct terms in order of first appearance', () => {
     expect(distinctTerms('deploy tuesday deploy friday')).toEqual(['deploy', 'tuesday', 'friday']);
   });

@@ -1,8 +1,9 @@
 /**
- * Lexical retrieval for the in-memory adapter: a Unicode-aware tokenizer and Okapi BM25.
- * Everything here is pure and deterministic; the same corpus and query always give the same
- * scores in the same order.
+ * Lexical retrieval for the in-memory adapter: a Unicode-aware tokenizer with English
+ * stemming, and Okapi BM25. Everything here is pure and deterministic; the same corpus and
+ * query always give the same scores in the same order.
  */
+import stemEnglish from 'wink-porter2-stemmer';
 
 /** Words too common to carry meaning. Deliberately small, English only. */
 const stopwords: ReadonlySet<string> = new Set([
@@ -17,16 +18,23 @@ const k1 = 1.2;
 /** BM25 document-length normalisation. */
 const b = 0.75;
 
+/** Words the English stemmer is applied to: plain ASCII letters. */
+const englishWord = /^[a-z]+$/;
+
 /**
  * Splits text into lowercase terms: NFKC-normalised, split on every character that is not a
- * letter, a combining mark or a digit (in any script), with stopwords dropped.
+ * letter, a combining mark or a digit (in any script), with stopwords dropped. English words
+ * are reduced to their Porter2 stem, so "deploy", "deploys" and "deployed" are one term, as
+ * they are in the markdown adapter's porter-stemmed full-text index. Words of other scripts
+ * and words with accents are kept whole: an English stemmer would only mangle them.
  */
 export function tokenize(text: string): string[] {
   return text
     .normalize('NFKC')
     .toLowerCase()
     .split(/[^\p{L}\p{M}\p{N}]+/u)
-    .filter((term) => term !== '' && !stopwords.has(term));
+    .filter((term) => term !== '' && !stopwords.has(term))
+    .map((term) => (englishWord.test(term) ? stemEnglish(term) : term));
 }
 
 /** The distinct terms of a text, in order of first appearance. */
