@@ -1,9 +1,9 @@
 import { BedrockAgentCoreClient, ListMemoryRecordsCommand, RetrieveMemoryRecordsCommand } from '@aws-sdk/client-bedrock-agentcore';
 import { createAgentCoreAdapter } from '@memplane/agentcore';
 import { callWithRetry } from '@memplane/core';
-import { createAgentCoreFakeHandlers } from '../adapters/agentcore/src/agentcore-fake-handlers';
-import { agentCoreEndpoint } from '../adapters/agentcore/src/agentcore-fake-responses';
-import { createAgentCoreFakeStore } from '../adapters/agentcore/src/agentcore-fake-store';
+import { createAgentCoreFakeHandlers } from '../adapters/agentcore/src/testing/agentcore-fake-handlers';
+import { agentCoreEndpoint } from '../adapters/agentcore/src/testing/agentcore-fake-responses';
+import { createAgentCoreFakeStore } from '../adapters/agentcore/src/testing/agentcore-fake-store';
 import type { Benchmark, BenchTable } from './bench-harness';
 import { sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
 import { transportTables } from './hosted-adapter-tables';

@@ -1,5 +1,5 @@
 import { describeMemoryAdapterConformance } from '@memplane/conformance';
-import { setupAgentCoreTestEnvironment } from './agentcore-test-environment';
+import { setupAgentCoreTestEnvironment } from './testing/agentcore-test-environment';
 
 const environment = setupAgentCoreTestEnvironment();
 

@@ -1,9 +1,9 @@
 import { MemoryNotFoundError, MemoryValidationError, type MemoryRecordHandle } from '@memplane/core';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { agentCoreEndpoint } from './agentcore-fake-responses';
-import { recordedBodies, recordedRoutes } from './agentcore-recorded-requests';
-import { setupAgentCoreTestEnvironment, testMemoryId, testRegion } from './agentcore-test-environment';
+import { agentCoreEndpoint } from './testing/agentcore-fake-responses';
+import { recordedBodies, recordedRoutes } from './testing/agentcore-recorded-requests';
+import { setupAgentCoreTestEnvironment, testMemoryId, testRegion } from './testing/agentcore-test-environment';
 
 const environment = setupAgentCoreTestEnvironment();
 const source = { kind: 'manual_note' as const, companyId: 'acme' };

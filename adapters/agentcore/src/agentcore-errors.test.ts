@@ -8,8 +8,8 @@ import {
 } from '@memplane/core';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { agentCoreEndpoint } from './agentcore-fake-responses';
-import { setupAgentCoreTestEnvironment, testRegion } from './agentcore-test-environment';
+import { agentCoreEndpoint } from './testing/agentcore-fake-responses';
+import { setupAgentCoreTestEnvironment, testRegion } from './testing/agentcore-test-environment';
 
 const environment = setupAgentCoreTestEnvironment();
 const listUrl = `${agentCoreEndpoint(testRegion)}/memories/:memoryId/memoryRecords`;

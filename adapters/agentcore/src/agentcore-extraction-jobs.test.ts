@@ -1,7 +1,7 @@
 import { MemoryNotFoundError, UnsupportedCapabilityError, type MemoryAdapter, type MemoryScope } from '@memplane/core';
 import { describe, expect, it } from 'vitest';
-import { recordedBodies, recordedRoutes } from './agentcore-recorded-requests';
-import { setupAgentCoreTestEnvironment, testMemoryId } from './agentcore-test-environment';
+import { recordedBodies, recordedRoutes } from './testing/agentcore-recorded-requests';
+import { setupAgentCoreTestEnvironment, testMemoryId } from './testing/agentcore-test-environment';
 
 const environment = setupAgentCoreTestEnvironment();
 

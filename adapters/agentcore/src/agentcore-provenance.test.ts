@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { metadataTextPattern } from './agentcore-fake-validation';
+import { metadataTextPattern } from './testing/agentcore-fake-validation';
 import { maximumMetadataValueLength, packProvenance, packProvenanceWithinLimit, provenanceChunkKey, unpackProvenance } from './agentcore-provenance';
 import type { MemoryWarning } from '@memplane/core';
 

@@ -2,10 +2,10 @@ import { ListMemoryRecordsCommand } from '@aws-sdk/client-bedrock-agentcore';
 import type { MemoryAdapter, MemoryScope } from '@memplane/core';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { agentCoreEndpoint } from './agentcore-fake-responses';
+import { agentCoreEndpoint } from './testing/agentcore-fake-responses';
 import { providerPageSize } from './agentcore-read-operations';
-import { recordedBodies } from './agentcore-recorded-requests';
-import { setupAgentCoreTestEnvironment, testMemoryId, testRegion } from './agentcore-test-environment';
+import { recordedBodies } from './testing/agentcore-recorded-requests';
+import { setupAgentCoreTestEnvironment, testMemoryId, testRegion } from './testing/agentcore-test-environment';
 
 const environment = setupAgentCoreTestEnvironment();
 const listPath = /\/memoryRecords$/;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { agentCoreCapabilities } from './agentcore-capabilities';
-import { setupAgentCoreTestEnvironment } from './agentcore-test-environment';
+import { setupAgentCoreTestEnvironment } from './testing/agentcore-test-environment';
 
 const environment = setupAgentCoreTestEnvironment();
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namespacePattern, actorIdPattern, sessionIdPattern } from './agentcore-fake-validation';
+import { namespacePattern, actorIdPattern, sessionIdPattern } from './testing/agentcore-fake-validation';
 import { encodeScope, hashedScopeWarnings, toActorId, toNamespace, toScopeFilters, toScopeMetadata, toSessionId } from './agentcore-scope-mapping';
 import { findStoredScopeViolation, parseActorId, parseNamespace, toSnippetScope } from './agentcore-stored-scope';
 

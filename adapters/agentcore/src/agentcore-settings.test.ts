@@ -2,7 +2,7 @@ import { MemoryConfigurationError, MemoryValidationError } from '@memplane/core'
 import { describe, expect, it } from 'vitest';
 import { createAgentCoreAdapter } from './agentcore-adapter';
 import { resolveAgentCoreSettings } from './agentcore-settings';
-import { createTestClient, testMemoryId } from './agentcore-test-environment';
+import { createTestClient, testMemoryId } from './testing/agentcore-test-environment';
 
 function fieldOf(run: () => unknown): string | undefined {
   try {

@@ -1,8 +1,8 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { agentCoreEndpoint } from './agentcore-fake-responses';
-import { recordedBodies, recordedRoutes } from './agentcore-recorded-requests';
-import { setupAgentCoreTestEnvironment, testMemoryId, testRegion } from './agentcore-test-environment';
+import { agentCoreEndpoint } from './testing/agentcore-fake-responses';
+import { recordedBodies, recordedRoutes } from './testing/agentcore-recorded-requests';
+import { setupAgentCoreTestEnvironment, testMemoryId, testRegion } from './testing/agentcore-test-environment';
 
 const environment = setupAgentCoreTestEnvironment();
 const source = { kind: 'issue_comment' as const, companyId: 'acme', issueId: 'issue-1', commentId: 'comment-1' };

@@ -2,11 +2,11 @@ import { BedrockAgentCoreClient } from '@aws-sdk/client-bedrock-agentcore';
 import type { MemoryAdapter } from '@memplane/core';
 import { setupTestServer } from '@memplane/test-server/with-vitest';
 import { beforeEach } from 'vitest';
-import { createAgentCoreAdapter } from './agentcore-adapter';
+import { createAgentCoreAdapter } from '../agentcore-adapter';
 import { createAgentCoreFakeHandlers, type RejectRecord } from './agentcore-fake-handlers';
 import { agentCoreEndpoint } from './agentcore-fake-responses';
 import { createAgentCoreFakeStore } from './agentcore-fake-store';
-import type { AgentCoreAdapterSettings } from './agentcore-settings';
+import type { AgentCoreAdapterSettings } from '../agentcore-settings';
 
 /** The region of the fake. */
 export const testRegion = 'us-east-1';
