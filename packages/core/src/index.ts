@@ -2,6 +2,7 @@ export * from './memory-adapter/v1/index';
 export * from './errors/index';
 export { defineMemoryAdapter } from './define/define-memory-adapter';
 export type { MemoryAdapterImplementation } from './define/memory-adapter-implementation';
+export { memoryAdapterImplementationKey, memoryAdapterImplementationOf } from './define/memory-adapter-implementation-of';
 export { dropOutOfScope, findScopeViolation } from './define/check-result-scope';
 export { normalizeScope, scopeMatches } from './scope/scope-matches';
 export { createCursorCodec, type CursorBinding, type CursorCodec, type CursorCodecSettings } from './cursor/cursor-codec';

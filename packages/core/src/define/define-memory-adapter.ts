@@ -20,6 +20,7 @@ import { memoryScopeSchema } from '../schemas/scope-schema';
 import { fillUsage } from '../usage/fill-usage';
 import { dropOutOfScope, findScopeViolation } from './check-result-scope';
 import type { MemoryAdapterImplementation } from './memory-adapter-implementation';
+import { memoryAdapterImplementationKey } from './memory-adapter-implementation-of';
 
 interface Reported {
   usage?: MemoryUsage[];
@@ -80,6 +81,10 @@ function assertSourceInScope(source: MemorySourceRef | undefined, scope: MemoryS
  * - records outside the requested scope are dropped and reported as warnings;
  * - handles issued by another adapter never reach the implementation;
  * - every result carries `warnings` and usage with a measured `latencyMs`.
+ *
+ * The returned object keeps `implementation` under a non-enumerable symbol
+ * (`memoryAdapterImplementationOf`), so the conformance suite can see what the implementation
+ * returned before this wrapper repaired it.
  */
 export function defineMemoryAdapter(implementation: MemoryAdapterImplementation): MemoryAdapter {
   const capabilities: MemoryAdapterCapabilities = parseInput(
@@ -126,7 +131,7 @@ export function defineMemoryAdapter(implementation: MemoryAdapterImplementation)
     return [{ type: 'unsupported', feature: 'metadataFilter', details: 'The filter was ignored.' }];
   }
 
-  return {
+  const adapter: MemoryAdapter = {
     specificationVersion: 'v1',
     key,
     capabilities,
@@ -252,4 +257,6 @@ export function defineMemoryAdapter(implementation: MemoryAdapterImplementation)
       return explanation;
     },
   };
+  Object.defineProperty(adapter, memoryAdapterImplementationKey, { value: implementation, enumerable: false });
+  return adapter;
 }
