@@ -107,6 +107,7 @@ export { createInProcessJobQueue, type InProcessJobQueueSettings } from './queue
 export type { MemoryServiceWorker, MemoryServiceWorkerOptions } from './service/memory-service-worker';
 
 export type { MemoryServiceStore } from './store/memory-service-store';
+export type { MemoryRecordPlacement, MemoryRecordRegistryStore, MemoryRegisteredRecord } from './store/memory-record-registry-store';
 export type {
   MemoryAccountingStore,
   MemoryBindingCaps,

@@ -10,6 +10,7 @@ import { applyPostgresMigrations, quoteIdentifier } from './postgres-migrations'
 import { createOperationHours } from './postgres-operation-hours';
 import { createPostgresPager } from './postgres-pages';
 import { createPostgresUsageMethods } from './postgres-usage-methods';
+import { createPostgresRecordRegistryMethods } from './postgres-record-registry-methods';
 
 /** Settings of {@link createPostgresMemoryServiceStore}. Give `connectionString` or `pool`. */
 export interface PostgresMemoryServiceStoreSettings {
@@ -66,5 +67,6 @@ export function createPostgresMemoryServiceStore(settings: PostgresMemoryService
     ...createPostgresLogMethods(connection, table, page, hours),
     ...createPostgresAccountingMethods(connection, table, page, hours),
     ...createPostgresUsageMethods(connection, table, hours),
+    ...createPostgresRecordRegistryMethods(connection, table),
   };
 }

@@ -261,6 +261,22 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       DROP INDEX {schema}.memory_operations_company;
       ALTER TABLE {schema}.memory_operations ADD CONSTRAINT memory_operations_pkey PRIMARY KEY (company_id, position);
     `,
+  },  {
+    version: 4,
+    name: 'the registry of record handles written through the service',
+    sql: `
+      -- Which company, binding and scope each record written through the service belongs to.
+      CREATE TABLE {schema}.memory_record_registry (
+        provider_id text NOT NULL,
+        provider_record_id text NOT NULL,
+        binding_id text NOT NULL,
+        company_id text NOT NULL,
+        scope_json jsonb NOT NULL,
+        registered_at timestamptz NOT NULL,
+        PRIMARY KEY (provider_id, provider_record_id, binding_id)
+      );
+      CREATE INDEX memory_record_registry_binding ON {schema}.memory_record_registry (company_id, binding_id);
+    `,
   },
 ];
 

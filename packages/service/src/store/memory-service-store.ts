@@ -12,6 +12,7 @@ import type {
   MemoryStorePageRequest,
 } from './memory-service-records';
 import type { MemoryAccountingStore } from './memory-accounting-store';
+import type { MemoryRecordRegistryStore } from './memory-record-registry-store';
 
 /**
  * Where the service keeps its control-plane and audit state: bindings, targets, the activity
@@ -27,9 +28,10 @@ import type { MemoryAccountingStore } from './memory-accounting-store';
  * - `updateBinding` refuses a stale `expectedRevision` with `MemoryConflictError`;
  * - pages are newest first, by a position that only grows, and never skip or repeat an entry
  *   that exists for the whole walk;
- * - cost, finance, metrics, usage and retention follow {@link MemoryAccountingStore}.
+ * - cost, finance, metrics, usage and retention follow {@link MemoryAccountingStore};
+ * - the registry of written handles follows {@link MemoryRecordRegistryStore}.
  */
-export interface MemoryServiceStore extends MemoryAccountingStore {
+export interface MemoryServiceStore extends MemoryAccountingStore, MemoryRecordRegistryStore {
   /** A short name of the implementation, such as `sqlite`. */
   readonly kind: string;
   /** Brings the schema to the latest version. Idempotent; the service calls it once at start. */

@@ -3,6 +3,7 @@ import type { MemoryServiceStore } from '../store/memory-service-store';
 import { describeStoreCostRules, describeStoreUsageRules } from './store-suite-accounting';
 import { describeStoreBindingRules } from './store-suite-bindings';
 import { describeStoreLogRules } from './store-suite-logs';
+import { describeStoreRegistryRules } from './store-suite-registry';
 
 /** Options of {@link describeMemoryServiceStoreSuite}. */
 export interface MemoryServiceStoreSuiteOptions {
@@ -58,6 +59,7 @@ export function describeMemoryServiceStoreSuite(name: string, options: MemorySer
     describeStoreLogRules(subject);
     describeStoreCostRules(subject);
     describeStoreUsageRules(subject);
+    describeStoreRegistryRules(subject);
 
     it('refuses calls after close', async () => {
       const store = await options.createStore();

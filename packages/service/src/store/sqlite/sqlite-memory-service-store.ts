@@ -8,6 +8,7 @@ import { openSqliteConnection } from './sqlite-connection';
 import { createSqliteAccountingMethods } from './sqlite-accounting-methods';
 import { createSqliteLogMethods, insertRowsSql } from './sqlite-log-methods';
 import { createSqliteUsageMethods } from './sqlite-usage-methods';
+import { createSqliteRecordRegistryMethods } from './sqlite-record-registry-methods';
 import { applySqliteMigrations } from './sqlite-migrations';
 import { activityColumns, activityValues, bindingColumns, bindingValues, rowToBinding as toBinding, rowToTarget } from '../support/binding-rows';
 import { jsonAsTextCodec, type StoreRow } from '../support/store-row-codec';
@@ -141,6 +142,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
           // What the service counted for the binding goes with it.
           prepare('DELETE FROM memory_binding_usage WHERE company_id = ? AND binding_id = ?').run(companyId, bindingId);
           prepare('DELETE FROM memory_binding_records WHERE company_id = ? AND binding_id = ?').run(companyId, bindingId);
+          prepare('DELETE FROM memory_record_registry WHERE company_id = ? AND binding_id = ?').run(companyId, bindingId);
           insertActivity(activity);
         }
         return removed;
@@ -225,6 +227,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     ...createSqliteLogMethods(connection),
     ...createSqliteAccountingMethods(connection),
     ...createSqliteUsageMethods(connection),
+    ...createSqliteRecordRegistryMethods(connection),
   };
   return store;
 }

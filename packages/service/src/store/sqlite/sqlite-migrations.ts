@@ -246,6 +246,23 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       INSERT INTO memory_operation_hours (company_id, hour, min_position, max_position)
         SELECT company_id, substr(created_at, 1, 13), MIN(position), MAX(position) FROM memory_operations GROUP BY 1, 2;
     `,
+  },  {
+    version: 3,
+    name: 'the registry of record handles written through the service',
+    sql: `
+      -- Which company, binding and scope each record written through the service belongs to.
+      -- Keyed by provider and record id: placing a page of results is one indexed read.
+      CREATE TABLE memory_record_registry (
+        provider_id TEXT NOT NULL,
+        provider_record_id TEXT NOT NULL,
+        binding_id TEXT NOT NULL,
+        company_id TEXT NOT NULL,
+        scope_json TEXT NOT NULL,
+        registered_at TEXT NOT NULL,
+        PRIMARY KEY (provider_id, provider_record_id, binding_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX memory_record_registry_binding ON memory_record_registry (company_id, binding_id);
+    `,
   },
 ];
 

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { MemoryRegisteredRecord } from '../store/memory-record-registry-store';
+import type { StoreUnderTest } from './memory-service-store-suite';
+
+const registered = (overrides: Partial<MemoryRegisteredRecord> = {}): MemoryRegisteredRecord => ({
+  companyId: 'acme',
+  bindingId: 'bnd_acme',
+  providerId: 'mem0',
+  providerRecordId: 'rec-1',
+  scope: { companyId: 'acme', agentId: 'planner' },
+  registeredAt: '2026-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+/** The registry of record handles written through the service. */
+export function describeStoreRegistryRules(subject: StoreUnderTest): void {
+  describe('record registry', () => {
+    it('places ids as own (with their scope) or foreign, within one provider, and tells nothing else about foreign ones', async () => {
+      await subject.store.registerRecords([
+        registered(),
+        registered({ providerRecordId: 'rec-2', scope: { companyId: 'acme' } }),
+        registered({ companyId: 'globex', bindingId: 'bnd_globex', providerRecordId: 'rec-9', scope: { companyId: 'globex', agentId: 'spy' } }),
+        registered({ companyId: 'globex', bindingId: 'bnd_globex_md', providerId: 'markdown', providerRecordId: 'rec-1', scope: { companyId: 'globex' } }),
+      ]);
+      const placement = await subject.store.placeRecords('acme', 'mem0', ['rec-1', 'rec-2', 'rec-9', 'rec-unknown', 'rec-1']);
+      expect(placement.foreignIds).toEqual(['rec-9']);
+      expect(placement.own.map((entry) => entry.providerRecordId).sort()).toEqual(['rec-1', 'rec-2']);
+      expect(placement.own.find((entry) => entry.providerRecordId === 'rec-1')).toEqual(registered());
+      // Another provider's id space is separate.
+      expect(await subject.store.placeRecords('acme', 'markdown', ['rec-1'])).toEqual({ own: [], foreignIds: ['rec-1'] });
+      expect(await subject.store.placeRecords('acme', 'mem0', [])).toEqual({ own: [], foreignIds: [] });
+    });
+
+    it('keeps the first registration of a handle, and unregisters only the binding and company named', async () => {
+      await subject.store.registerRecords([registered()]);
+      await subject.store.registerRecords([registered({ scope: { companyId: 'acme', agentId: 'other' } })]);
+      expect((await subject.store.placeRecords('acme', 'mem0', ['rec-1'])).own[0]?.scope).toEqual({ companyId: 'acme', agentId: 'planner' });
+      await subject.store.unregisterRecords('globex', 'bnd_acme', ['rec-1']);
+      expect((await subject.store.placeRecords('acme', 'mem0', ['rec-1'])).own).toHaveLength(1);
+      await subject.store.unregisterRecords('acme', 'bnd_acme', ['rec-1']);
+      expect(await subject.store.placeRecords('acme', 'mem0', ['rec-1'])).toEqual({ own: [], foreignIds: [] });
+    });
+
+    it('places a large page in one call', async () => {
+      const ids = Array.from({ length: 150 }, (_, index) => `rec-${index}`);
+      await subject.store.registerRecords(ids.map((providerRecordId) => registered({ providerRecordId })));
+      expect((await subject.store.placeRecords('acme', 'mem0', ids)).own).toHaveLength(150);
+    });
+  });
+}
