@@ -44,7 +44,8 @@ interface RawSection {
   notes: string[];
 }
 
-const fieldPattern = /^- ([a-z_]+): (.*)$/;
+// `s`: a value may hold U+2028 or U+2029 (files written before they were escaped); lines are split on \n alone.
+const fieldPattern = /^- ([a-z_]+): (.*)$/s;
 const openingFencePattern = /^(`{3,}|~{3,})(.*)$/;
 const knownMemoryFields = new Set([
   'kind', 'status', 'confidence', 'pii_risk', 'version', 'created_at', 'updated_at', 'scope', 'source', 'summary',
@@ -238,18 +239,18 @@ function buildMemory(
     : initialStatus(confidence, piiRisk);
   const version = values.get('version');
   const updatedAt = values.get('updated_at');
-  const optionalString = (name: string) => {
+  const optionalString = (name: string, emptyAllowed = false) => {
     const value = values.get(name);
-    return typeof value === 'string' && value !== '' ? value : undefined;
+    return typeof value === 'string' && (emptyAllowed || value !== '') ? value : undefined;
   };
   // Most sections have no evidence; a failed parse builds an error object, so absent evidence is not parsed.
   const evidence = values.has('evidence') ? evidenceSchema.safeParse(values.get('evidence')) : undefined;
   const useCount = values.get('use_count');
   const optional = {
-    summary: optionalString('summary'),
+    summary: optionalString('summary', true),
     supersedes: optionalString('supersedes'),
     supersededBy: optionalString('superseded_by'),
-    reason: optionalString('reason'),
+    reason: optionalString('reason', true),
     expiresAt: optionalString('expires_at'),
     evidence: evidence?.success === true ? (evidence.data as MemoryEvidence[]) : undefined,
     useCount: typeof useCount === 'number' && Number.isInteger(useCount) && useCount >= 0 ? useCount : undefined,

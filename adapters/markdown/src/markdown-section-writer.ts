@@ -14,8 +14,21 @@ export function fenceFor(text: string): string {
   return '~'.repeat(Math.max(3, longest + 1));
 }
 
+/**
+ * Characters JSON leaves raw that some readers take for line breaks (U+2028, U+2029, NEL). They
+ * are written as `\u` escapes, so every field stays on its line for any editor or parser.
+ */
+const rawLineBreaks = /[\u0085\u2028\u2029]/g;
+const hasRawLineBreak = /[\u0085\u2028\u2029]/;
+
+/** JSON on one line: stable key order, and no character any reader takes for a line break. */
+export function oneLineJson(value: unknown): string {
+  const json = stableStringify(value);
+  return hasRawLineBreak.test(json) ? json.replace(rawLineBreaks, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
+}
+
 function jsonField(name: string, value: unknown): string {
-  return `- ${name}: ${stableStringify(value)}`;
+  return `- ${name}: ${oneLineJson(value)}`;
 }
 
 const scopeJson = new WeakMap<MemoryScope, string>();
@@ -24,7 +37,7 @@ const scopeJson = new WeakMap<MemoryScope, string>();
 function scopeField(scope: MemoryScope): string {
   let json = scopeJson.get(scope);
   if (json === undefined) {
-    json = stableStringify(scope);
+    json = oneLineJson(scope);
     scopeJson.set(scope, json);
   }
   return `- scope: ${json}`;
