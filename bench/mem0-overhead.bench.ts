@@ -1,7 +1,7 @@
 import { callWithRetry } from '@memplane/core';
 import { createMem0Adapter } from '@memplane/mem0';
 import { createLazyMem0Client, sendWithSignal } from '../adapters/mem0/src/mem0-client';
-import { createMem0Fake } from '../adapters/mem0/src/mem0-fake-server';
+import { createMem0Fake } from '../adapters/mem0/src/testing/mem0-fake-server';
 import type { Benchmark, BenchTable } from './bench-harness';
 import { sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
 import { transportTables } from './hosted-adapter-tables';
@@ -36,7 +36,7 @@ export const mem0OverheadBenchmark: Benchmark = {
       const served = await serveProviderFake(transport, fake.handlers, fake.host);
       try {
         const scope = { companyId: 'bench-company', agentId: 'bench-agent' };
-        const adapter = createMem0Adapter({ apiKey: fake.apiKey, host: served.url });
+        const adapter = createMem0Adapter({ apiKey: fake.apiKey, baseURL: served.url });
         for (let start = 0; start < seededRecords; start += 10) {
           await adapter.upsertRecords({
             bindingKey: 'bench',

@@ -24,7 +24,7 @@ import { upsertMem0Records } from './mem0-write-operations';
  */
 export function createMem0Adapter(settings: Mem0AdapterSettings = {}): MemoryAdapter {
   const resolved = resolveMem0Settings(settings);
-  const getClient = createLazyMem0Client({ apiKey: resolved.apiKey, host: resolved.host });
+  const getClient = createLazyMem0Client({ apiKey: resolved.apiKey, host: resolved.baseURL, headers: resolved.headers, fetch: resolved.fetch });
   const context: Mem0AdapterContext = {
     call: createMem0Call(resolved, getClient),
     cursors: createCursorCodec(resolved.cursorSecret === undefined ? {} : { secret: resolved.cursorSecret }),

@@ -160,6 +160,8 @@ export const mem0ProfileSchema = z.object({
   error: nullableText,
 });
 
+/** A user's profile. */
+export type Mem0Profile = z.output<typeof mem0ProfileSchema>;
 /** One mem0 event. */
 export type Mem0Event = z.output<typeof mem0EventSchema>;
 /** The add request an event keeps. */

@@ -1,10 +1,10 @@
-import type { MemoryCaptureRequest, MemoryCaptureResult, MemoryExtractionJob, MemoryWarning } from '@memplane/core';
+import { MemoryInvalidResponseError, type MemoryCaptureRequest, type MemoryCaptureResult, type MemoryExtractionJob, type MemoryWarning } from '@memplane/core';
 import type { Mem0AdapterContext } from './mem0-adapter-context';
 import { mem0QueuedAddSchema } from './mem0-api-schemas';
 import { toJobStatus } from './mem0-extraction-job-mapping';
 import { assertNoReservedKeys, toStoredMetadata } from './mem0-metadata';
 import { toMem0EntityIds } from './mem0-scope-mapping';
-import { addVerbatim } from './mem0-write-operations';
+import { addVerbatim, toVerbatimEntityIds } from './mem0-verbatim-add';
 
 function captureText(request: MemoryCaptureRequest, warnings: MemoryWarning[]): string {
   const { payload } = request;
@@ -40,8 +40,12 @@ export async function captureMem0(context: Mem0AdapterContext, request: MemoryCa
   const entityIds = toMem0EntityIds(request.scope);
   const metadata = toStoredMetadata({ scope: request.scope, metadata: request.metadata, source: request.source, hook: request.hook });
   if (request.mode === 'capture_record') {
-    const { handles, usage } = await addVerbatim(context, entityIds, [text], metadata, 'capture');
-    return { records: handles, usage: [usage], warnings };
+    const { handles, usage } = await addVerbatim(context, toVerbatimEntityIds(request.scope, metadata), [text], metadata, 'capture');
+    const [handle] = handles;
+    if (handle === undefined) {
+      throw new MemoryInvalidResponseError({ message: 'mem0 returned no memory for the captured record and none was found under its write key.', field: 'results' });
+    }
+    return { records: [handle], usage, warnings };
   }
   const submittedAt = new Date().toISOString();
   const { value, usage } = await context.call({ operation: 'capture (add, infer true)', repeatable: false }, mem0QueuedAddSchema, (client) =>

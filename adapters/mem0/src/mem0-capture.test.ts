@@ -1,7 +1,7 @@
 import { setupTestServer } from '@memplane/test-server/with-vitest';
 import { describe, expect, it } from 'vitest';
-import { createMem0Fake } from './mem0-fake-server';
-import { bodiesTo, createTestAdapter } from './mem0-test-support';
+import { createMem0Fake } from './testing/mem0-fake-server';
+import { bodiesTo, createTestAdapter } from './testing/mem0-test-support';
 
 const fake = createMem0Fake();
 const testServer = setupTestServer(fake.handlers);
@@ -40,7 +40,7 @@ describe('mem0 capture', () => {
     await adapter.capture({ bindingKey: 'b', scope: { companyId: 'role-co', agentId: 'planner' }, source: { kind: 'run', companyId: 'role-co' }, payload: { text: 'I will ship on Friday.' } });
     fake.drain();
     const facts = [...fake.store.memories.values()].filter((memory) => memory.app_id === 'role-co');
-    expect(facts.map((memory) => [memory.user_id, memory.agent_id])).toEqual([[null, 'role-co/planner']]);
+    expect(facts.map((memory) => [memory.user_id, memory.agent_id])).toEqual([[null, 'role-co~planner']]);
     expect((await adapter.list({ bindingKey: 'b', scope: { companyId: 'role-co', agentId: 'planner' } })).items.map((item) => item.text)).toEqual(['I will ship on Friday.']);
   });
 

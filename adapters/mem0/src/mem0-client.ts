@@ -57,17 +57,20 @@ export function sendWithSignal<Value>(client: MemoryClient, signal: AbortSignal,
  * (`Authorization: Token …` comes from the SDK's `headers`), plus the `Mem0-User-ID`
  * header the SDK adds. Errors are the SDK's own classes, from its own factory.
  */
-function defineAbortableClient(sdk: Mem0Module): new (options: { apiKey: string; host: string }) => MemoryClient {
+function defineAbortableClient(sdk: Mem0Module, transport: Mem0Transport): new (options: { apiKey: string; host: string }) => MemoryClient {
+  const send = transport.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
+  const extraHeaders = transport.headers ?? {};
   return class Mem0AbortableClient extends sdk.MemoryClient {
     override async _fetchRawJson(url: string, options: Mem0FetchOptions): Promise<unknown> {
       // The constructor's ping runs before any subclass field exists; a symbol property read is safe then.
       const holder = this as ClientWithSignal;
       const signal = holder[pendingSignal];
       holder[pendingSignal] = undefined;
-      const response = await fetch(url, {
+      const response = await send(url, {
         ...options,
         ...(signal === undefined ? {} : { signal }),
-        headers: { ...options.headers, 'Mem0-User-ID': this.telemetryId },
+        // The caller's extra headers never include Authorization (the settings refuse it).
+        headers: { ...options.headers, ...extraHeaders, 'Mem0-User-ID': this.telemetryId },
       } as RequestInit);
       if (!response.ok) {
         const headers: Record<string, string> = {};
@@ -81,6 +84,14 @@ function defineAbortableClient(sdk: Mem0Module): new (options: { apiKey: string;
       return response.json();
     }
   };
+}
+
+/** How requests leave the adapter: the settings' `fetch` and extra `headers`. */
+export interface Mem0Transport {
+  /** The fetch of every request; default `globalThis.fetch`, looked up per call. */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Extra headers of every request. */
+  headers?: Record<string, string>;
 }
 
 let loading: Promise<Mem0Module> | undefined;
@@ -108,10 +119,12 @@ export function loadMem0Sdk(): Promise<Mem0Module> {
  * Creates the SDK client on first use, never before: its constructor pings `/v1/ping/`
  * at once, so an adapter that is created but not used makes no request.
  */
-export function createLazyMem0Client(settings: { apiKey: string; host: string }): () => Promise<MemoryClient> {
+export function createLazyMem0Client(settings: { apiKey: string; host: string } & Mem0Transport): () => Promise<MemoryClient> {
   let client: Promise<MemoryClient> | undefined;
+  const { fetch: send, headers, ...options } = settings;
+  const transport: Mem0Transport = { ...(send === undefined ? {} : { fetch: send }), ...(headers === undefined ? {} : { headers }) };
   return () => {
-    client ??= loadMem0Sdk().then((sdk) => new (defineAbortableClient(sdk))(settings));
+    client ??= loadMem0Sdk().then((sdk) => new (defineAbortableClient(sdk, transport))(options));
     return client;
   };
 }

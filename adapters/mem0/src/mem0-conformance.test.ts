@@ -1,7 +1,7 @@
 import { describeMemoryAdapterConformance } from '@memplane/conformance';
 import { setupTestServer } from '@memplane/test-server/with-vitest';
-import { createMem0Fake } from './mem0-fake-server';
-import { createTestAdapter } from './mem0-test-support';
+import { createMem0Fake } from './testing/mem0-fake-server';
+import { createTestAdapter } from './testing/mem0-test-support';
 
 let extractionFailure = () => false;
 const fake = createMem0Fake({ isExtractionFailureInForce: () => extractionFailure() });

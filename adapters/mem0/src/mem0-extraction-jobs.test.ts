@@ -1,8 +1,8 @@
 import { MemoryNotFoundError, MemoryValidationError } from '@memplane/core';
 import { setupTestServer } from '@memplane/test-server/with-vitest';
 import { describe, expect, it } from 'vitest';
-import { createMem0Fake } from './mem0-fake-server';
-import { bodiesTo, createTestAdapter } from './mem0-test-support';
+import { createMem0Fake } from './testing/mem0-fake-server';
+import { bodiesTo, createTestAdapter } from './testing/mem0-test-support';
 
 let extractionFailure = () => false;
 const fake = createMem0Fake({ isExtractionFailureInForce: () => extractionFailure() });

@@ -69,7 +69,7 @@ export async function listMem0ExtractionJobs(context: Mem0AdapterContext, scope:
     usage: [usage],
   };
   if (value.next !== null && value.next !== undefined) {
-    const nextPage = Number(new URL(value.next, context.settings.host).searchParams.get('page') ?? page + 1);
+    const nextPage = Number(new URL(value.next, context.settings.baseURL).searchParams.get('page') ?? page + 1);
     result.nextCursor = context.cursors.encode({ page: Number.isInteger(nextPage) && nextPage > page ? nextPage : page + 1 }, binding);
   }
   return result;

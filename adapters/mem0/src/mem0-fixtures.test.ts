@@ -13,7 +13,7 @@ import {
   mem0SearchSchema,
   mem0StoredAddSchema,
 } from './mem0-api-schemas';
-import { createMem0Fake } from './mem0-fake-server';
+import { createMem0Fake } from './testing/mem0-fake-server';
 
 const fake = createMem0Fake();
 setupTestServer(fake.handlers);

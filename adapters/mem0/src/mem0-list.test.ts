@@ -2,9 +2,9 @@ import type { MemoryAdapter, MemoryRecordHandle, MemoryScope } from '@memplane/c
 import { setupTestServer } from '@memplane/test-server/with-vitest';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { createMem0Fake } from './mem0-fake-server';
-import { listedMemory } from './mem0-fake-responses';
-import { createTestAdapter } from './mem0-test-support';
+import { createMem0Fake } from './testing/mem0-fake-server';
+import { listedMemory } from './testing/mem0-fake-responses';
+import { createTestAdapter } from './testing/mem0-test-support';
 
 const newestFirst = createMem0Fake({ host: 'https://newest.mem0.test', listOrder: 'newest-first' });
 const oldestFirst = createMem0Fake({ host: 'https://oldest.mem0.test', listOrder: 'oldest-first' });

@@ -14,7 +14,7 @@ const live = apiKey !== undefined && apiKey.trim() !== '';
 const title = live ? 'live mem0 platform' : 'live mem0 platform (skipped: MEM0_API_KEY is not set)';
 
 describe.skipIf(!live)(title, () => {
-  const adapter = live ? createMem0Adapter({ apiKey, ...(process.env.MEM0_HOST ? { host: process.env.MEM0_HOST } : {}), timeoutMs: 60_000 }) : undefined;
+  const adapter = live ? createMem0Adapter({ apiKey, ...(process.env.MEM0_BASE_URL ? { baseURL: process.env.MEM0_BASE_URL } : {}), timeoutMs: 60_000 }) : undefined;
   const scope = { companyId: `memplane-live-${randomBytes(4).toString('hex')}`, agentId: 'live-agent' };
   const written: MemoryRecordHandle[] = [];
 

@@ -1,7 +1,7 @@
-import type { MemoryProfile, MemoryScope } from '@memplane/core';
+import { MemoryApiCallError, type MemoryProfile, type MemoryScope, type MemoryUsage } from '@memplane/core';
 import type { Mem0AdapterContext } from './mem0-adapter-context';
-import { mem0ProfileSchema } from './mem0-api-schemas';
-import { qualifiedEntityId } from './mem0-scope-mapping';
+import { mem0ProfileSchema, type Mem0Profile } from './mem0-api-schemas';
+import { qualifiedEntityId } from './mem0-entity-id';
 
 /** Renders mem0's structured profile (shaped by the project's profile schema) as text, one line per top-level key. */
 export function renderProfile(profile: Record<string, unknown>): string {
@@ -27,8 +27,21 @@ export async function profileMem0(context: Mem0AdapterContext, scope: MemoryScop
       warnings: [{ type: 'unsupported', feature: 'profile', details: 'mem0 keeps profiles for users only; set scope.subjectId to read the profile of a subject.' }],
     };
   }
+  // The id holds no `/` or `%`: its path segment is the same encoded and decoded (see mem0-entity-id.ts).
   const entityId = qualifiedEntityId(scope.companyId, scope.subjectId);
-  const { value, usage } = await context.call({ operation: 'profile (getProfile)' }, mem0ProfileSchema, (client) => client.getProfile({ entityId }));
+  let answer: { value: Mem0Profile; usage: MemoryUsage };
+  try {
+    answer = await context.call({ operation: 'profile (getProfile)' }, mem0ProfileSchema, (client) => client.getProfile({ entityId }));
+  } catch (error) {
+    // mem0's API reference (Get Profile, GET /v2/entities/{entity_type}/{entity_id}/profile/):
+    // "A 404 means only that no such entity exists": a subject with no memories yet.
+    if (!MemoryApiCallError.isInstance(error) || error.statusCode !== 404) throw error;
+    return {
+      summary: '',
+      warnings: [{ type: 'other', message: 'mem0 has no profile for this subject: it knows no such user yet (no memories were written for it).' }],
+    };
+  }
+  const { value, usage } = answer;
   if (value.status !== 'succeeded') {
     const reason = value.error ? `: ${value.error}` : '';
     return {

@@ -9,7 +9,8 @@ import {
 import type { Mem0Memory } from './mem0-api-schemas';
 import { toMemoryHandle } from './mem0-handle';
 import { matchesMetadataFilter, readStoredMetadata } from './mem0-metadata';
-import { entityIdPrefix, fromMem0Scope, mem0ScopeMetadataKeys } from './mem0-scope-mapping';
+import { entityIdPrefix, isForeignEntityId } from './mem0-entity-id';
+import { fromMem0Scope, mem0ScopeMetadataKeys } from './mem0-scope-mapping';
 
 const sourceKinds = new Set<unknown>(memorySourceKindSchema.options);
 const sourceFields = new Set(['kind', 'companyId', 'issueId', 'commentId', 'documentKey', 'runId', 'activityId', 'externalRef']);
@@ -54,11 +55,6 @@ export function toSnippet(memory: Mem0Memory, warnings?: MemoryWarning[], scope?
   return snippet;
 }
 
-/** Whether a mem0 entity id is company-qualified for another company. */
-function isForeignEntity(entity: string | null | undefined, prefix: string): boolean {
-  return typeof entity === 'string' && entity.includes('/') && !entity.startsWith(prefix);
-}
-
 /**
  * Why a mem0 memory is outside the requested scope, or undefined when it is inside.
  * mem0 already filtered on `app_id` and the scope metadata; this is the adapter's own
@@ -74,7 +70,12 @@ export function findMem0ScopeViolation(
   const metadata = memory.metadata ?? {};
   const storedCompany = metadata[mem0ScopeMetadataKeys.companyId];
   if (storedCompany !== undefined && storedCompany !== scope.companyId) return 'its scope metadata names another company';
-  if (isForeignEntity(memory.userId, prefix) || isForeignEntity(memory.agentId, prefix) || isForeignEntity(memory.runId ?? memory.sessionId, prefix)) {
+  const { companyId } = scope;
+  if (
+    isForeignEntityId(memory.userId, companyId, prefix) ||
+    isForeignEntityId(memory.agentId, companyId, prefix) ||
+    isForeignEntityId(memory.runId ?? memory.sessionId, companyId, prefix)
+  ) {
     return 'one of its entity ids belongs to another company';
   }
   if (!scopeMatches(recordScope ?? fromMem0Scope(memory.appId, metadata), scope)) return 'its scope metadata does not match the requested scope';

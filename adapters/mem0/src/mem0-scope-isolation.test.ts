@@ -2,9 +2,9 @@ import { MemoryValidationError } from '@memplane/core';
 import { setupTestServer } from '@memplane/test-server/with-vitest';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { createMem0Fake } from './mem0-fake-server';
-import { searchedMemory } from './mem0-fake-responses';
-import { createTestAdapter } from './mem0-test-support';
+import { createMem0Fake } from './testing/mem0-fake-server';
+import { searchedMemory } from './testing/mem0-fake-responses';
+import { createTestAdapter } from './testing/mem0-test-support';
 
 const fake = createMem0Fake();
 const testServer = setupTestServer(fake.handlers, { faultUrls: fake.faultUrls });
@@ -24,8 +24,8 @@ describe('mem0 scope mapping', () => {
 
     const extracted = [...fake.store.memories.values()].filter((memory) => memory.app_id === 'acme');
     expect(extracted.map((memory) => [memory.user_id, memory.agent_id])).toEqual([
-      ['acme/alice', null],
-      ['acme/alice', null],
+      ['acme~alice', null],
+      ['acme~alice', null],
     ]);
     const both = ['Alice deploys on Fridays.', 'Alice drinks green tea.'];
     expect(await texts(adapter, { companyId: 'acme', agentId: 'planner' })).toEqual(both);
@@ -40,7 +40,7 @@ describe('mem0 scope mapping', () => {
     await adapter.upsertRecords({ bindingKey: 'b', scope: { companyId: 'initech', subjectId: 'sam' }, records: [{ text: 'Sam at Initech likes staplers.' }] });
     await adapter.upsertRecords({ bindingKey: 'b', scope: { companyId: 'hooli', subjectId: 'sam' }, records: [{ text: 'Sam at Hooli likes compression.' }] });
     const users = [...fake.store.memories.values()].filter((memory) => memory.memory.startsWith('Sam at')).map((memory) => memory.user_id);
-    expect(users).toEqual(['initech/sam', 'hooli/sam']);
+    expect(users).toEqual(['initech~sam', 'hooli~sam']);
   });
 
   it('drops a record of another company that mem0 returns, and reports it as a scope_violation warning', async () => {

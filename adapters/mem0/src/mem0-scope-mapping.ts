@@ -1,4 +1,5 @@
 import type { MemoryScope, MemoryScopeField } from '@memplane/core';
+import { qualifiedEntityId } from './mem0-entity-id';
 
 /**
  * The mem0 metadata key of each scope field. mem0 stores `metadata` on every memory it
@@ -30,19 +31,6 @@ export interface Mem0EntityIds {
   agentId?: string;
   /** `run_id`: the company-qualified run, or session when there is no run. */
   runId?: string;
-}
-
-/**
- * A mem0 entity id that cannot collide across companies: mem0 user, agent and run ids are
- * global to a project, so `alice` of two companies would share one mem0 user (and profile).
- */
-export function qualifiedEntityId(companyId: string, value: string): string {
-  return `${encodeURIComponent(companyId)}/${encodeURIComponent(value)}`;
-}
-
-/** The prefix every entity id of a company starts with. */
-export function entityIdPrefix(companyId: string): string {
-  return `${encodeURIComponent(companyId)}/`;
 }
 
 /**

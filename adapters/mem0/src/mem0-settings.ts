@@ -17,8 +17,22 @@ export interface Mem0AdapterSettings {
    * throws `MemoryConfigurationError`.
    */
   apiKey?: string;
-  /** The mem0 API host. Default `https://api.mem0.ai`. */
-  host?: string;
+  /**
+   * The base URL of the mem0 platform API (the SDK's `host`), for another deployment or a
+   * proxy. Default `https://api.mem0.ai`. The same setting as the Supermemory adapter's
+   * `baseURL`.
+   */
+  baseURL?: string;
+  /**
+   * Extra HTTP headers sent with every request (a proxy's routing or tracing headers).
+   * `Authorization` is refused: the API key is the one way to authenticate. Default none.
+   */
+  headers?: Record<string, string>;
+  /**
+   * The fetch every request goes through. Default: `globalThis.fetch`, looked up at call
+   * time, so interceptors installed after the adapter was created apply.
+   */
+  fetch?: typeof globalThis.fetch;
   /**
    * The timeout of each attempt of each call, in milliseconds. The SDK has none of its own;
    * when it fires, the request is aborted and the call fails with `MemoryTimeoutError`.
@@ -55,8 +69,12 @@ export interface Mem0AdapterSettings {
 export interface ResolvedMem0Settings {
   /** The API key. */
   apiKey: string;
-  /** The host, without a trailing slash. */
-  host: string;
+  /** The base URL, without a trailing slash. */
+  baseURL: string;
+  /** Extra headers of every request. */
+  headers: Record<string, string>;
+  /** The fetch of every request. */
+  fetch: typeof globalThis.fetch;
   /** The timeout of each attempt, in milliseconds. */
   timeoutMs: number;
   /** Overrides of the core retry policy. */
@@ -73,12 +91,29 @@ export interface ResolvedMem0Settings {
   attributionMode: MemoryAttributionMode;
 }
 
-/** The default host of the mem0 platform API. */
-export const defaultMem0Host = 'https://api.mem0.ai';
+/** The default base URL of the mem0 platform API. */
+export const defaultMem0BaseURL = 'https://api.mem0.ai';
+
+/** An HTTP header name (RFC 9110 token). */
+const headerNamePattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Extra request headers: valid names and values, never `Authorization`. */
+export const extraHeadersSchema = z.record(
+  z
+    .string()
+    .regex(headerNamePattern, 'must be an HTTP header name')
+    .refine((name) => name.toLowerCase() !== 'authorization', 'is set from apiKey; it cannot be overridden'),
+  z.string().regex(/^[^\r\n\0]*$/, 'must not contain line breaks'),
+);
+
+// Looked up on every call, so interceptors installed after the adapter was built still apply.
+const lateBoundFetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init);
 
 const mem0AdapterSettingsSchema = z.strictObject({
   apiKey: z.string().trim().min(1, 'must not be empty').optional(),
-  host: z.url({ protocol: /^https?$/ }).optional(),
+  baseURL: z.url({ protocol: /^https?$/ }).optional(),
+  headers: extraHeadersSchema.optional(),
+  fetch: z.custom<typeof globalThis.fetch>((value) => typeof value === 'function', 'must be a fetch function').optional(),
   timeoutMs: z.number().int().positive().max(600_000).optional(),
   retry: retryPolicyOverridesSchema.optional(),
   cursorSecret: cursorSecretSchema.optional(),
@@ -106,7 +141,9 @@ export function resolveMem0Settings(
   }
   return {
     apiKey,
-    host: (valid.host ?? defaultMem0Host).replace(/\/+$/, ''),
+    baseURL: (valid.baseURL ?? defaultMem0BaseURL).replace(/\/+$/, ''),
+    headers: valid.headers ?? {},
+    fetch: settings.fetch ?? lateBoundFetch,
     timeoutMs: valid.timeoutMs ?? 30_000,
     retry: valid.retry ?? {},
     cursorSecret: valid.cursorSecret,

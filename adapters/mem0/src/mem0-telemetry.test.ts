@@ -1,7 +1,7 @@
 import { setupTestServer } from '@memplane/test-server/with-vitest';
 import { describe, expect, it } from 'vitest';
-import { createMem0Fake } from './mem0-fake-server';
-import { createTestAdapter } from './mem0-test-support';
+import { createMem0Fake } from './testing/mem0-fake-server';
+import { createTestAdapter } from './testing/mem0-test-support';
 
 const fake = createMem0Fake();
 const testServer = setupTestServer(fake.handlers, { faultUrls: fake.faultUrls });

@@ -1,6 +1,5 @@
 import {
   MemoryError,
-  MemoryInvalidResponseError,
   stableStringify,
   type MemoryRecordFailure,
   type MemoryRecordHandle,
@@ -9,13 +8,18 @@ import {
   type MemoryUsage,
 } from '@memplane/core';
 import type { Mem0AdapterContext } from './mem0-adapter-context';
-import { mem0StoredAddSchema } from './mem0-api-schemas';
-import { toMemoryHandle } from './mem0-handle';
 import { assertNoReservedKeys, toStoredMetadata } from './mem0-metadata';
-import { toMem0EntityIds, type Mem0EntityIds } from './mem0-scope-mapping';
+import { addVerbatim, toVerbatimEntityIds } from './mem0-verbatim-add';
 
 /** The most messages one `add` carries. mem0 stores one memory per message when `infer` is false. */
 export const maximumMessagesPerAdd = 100;
+
+/** The failure of a record mem0 answered for without a memory, and none was found on its write key. */
+const unprovenWrite = {
+  code: 'MEMORY_INVALID_RESPONSE',
+  message: 'mem0 returned no memory for this record and none was found under its write key; it may not be stored. Writing it again is safe.',
+  isRetryable: true,
+} as const;
 
 /** Records that share their stored metadata, written by one `add`. */
 interface AddGroup {
@@ -41,46 +45,30 @@ function groupRecords(request: MemoryRecordWriteRequest): AddGroup[] {
   return groups;
 }
 
-/** Stores texts verbatim: `add` with `infer: false`, one message per record, all under one metadata. */
-export async function addVerbatim(
-  context: Mem0AdapterContext,
-  entityIds: Mem0EntityIds,
-  texts: string[],
-  metadata: Record<string, unknown>,
-  operation: string,
-): Promise<{ handles: MemoryRecordHandle[]; usage: MemoryUsage }> {
-  const { value, usage } = await context.call({ operation: `${operation} (add, infer false)`, repeatable: false }, mem0StoredAddSchema, (client) =>
-    client.add(
-      texts.map((text) => ({ role: 'user' as const, content: text })),
-      { ...entityIds, metadata, infer: false },
-    ),
-  );
-  if (value.results.length !== texts.length) {
-    throw new MemoryInvalidResponseError({
-      message: `mem0 stored ${value.results.length} memories for ${texts.length} messages.`,
-      field: 'results',
-    });
-  }
-  return { handles: value.results.map((result) => toMemoryHandle(result.id)), usage };
-}
-
 /**
  * `upsertRecords`: `add` with `infer: false`, so each record is stored as written. Records
- * that share their stored metadata go in one `add` (at most 100). When a later `add` fails,
+ * that share their stored metadata go in one `add` (at most 100), under entity ids that
+ * carry the digest of that metadata (see `toVerbatimEntityIds`). When a later `add` fails,
  * its records become `failures`, because the earlier ones are already stored; a failure of
  * the first is thrown, since nothing was written.
+ *
+ * Idempotent where mem0 deduplicates: writing the same records again (a retry after a lost
+ * response) stores nothing new and returns the handles of the memories already there. A
+ * record mem0 neither returned nor kept becomes a retryable failure, never a silent success.
  */
 export async function upsertMem0Records(context: Mem0AdapterContext, request: MemoryRecordWriteRequest): Promise<MemoryRecordWriteResult> {
   request.records.forEach((record, index) => assertNoReservedKeys(record.metadata, `records.${index}.metadata`, 'upsertRecords request'));
-  const entityIds = toMem0EntityIds(request.scope);
   const records: MemoryRecordHandle[] = [];
   const failures: MemoryRecordFailure[] = [];
   const usage: MemoryUsage[] = [];
   for (const group of groupRecords(request)) {
     try {
-      const written = await addVerbatim(context, entityIds, group.texts, group.metadata, 'upsertRecords');
-      records.push(...written.handles);
-      usage.push(written.usage);
+      const written = await addVerbatim(context, toVerbatimEntityIds(request.scope, group.metadata), group.texts, group.metadata, 'upsertRecords');
+      usage.push(...written.usage);
+      written.handles.forEach((handle, position) => {
+        if (handle !== undefined) records.push(handle);
+        else failures.push({ index: group.firstIndex + position, ...unprovenWrite });
+      });
     } catch (error) {
       if (group.firstIndex === 0 || !MemoryError.isInstance(error)) throw error;
       group.texts.forEach((_, position) =>

@@ -1,7 +1,7 @@
 import { setupTestServer } from '@memplane/test-server/with-vitest';
 import { describe, expect, it } from 'vitest';
-import { createMem0Fake } from './mem0-fake-server';
-import { bodiesTo, createTestAdapter } from './mem0-test-support';
+import { createMem0Fake } from './testing/mem0-fake-server';
+import { bodiesTo, createTestAdapter } from './testing/mem0-test-support';
 
 const fake = createMem0Fake();
 const testServer = setupTestServer(fake.handlers, { faultUrls: fake.faultUrls });
@@ -24,7 +24,7 @@ describe('the write requests the mem0 adapter sends', () => {
     expect(bodiesTo(testServer, 'POST', '/v3/memories/add/')).toMatchInlineSnapshot(`
       [
         {
-          "agent_id": "acme/planner",
+          "agent_id": "acme~planner",
           "app_id": "acme",
           "infer": false,
           "messages": [
@@ -54,11 +54,11 @@ describe('the write requests the mem0 adapter sends', () => {
             ],
             "topic": "deploys",
           },
-          "run_id": "acme/run-7",
-          "user_id": "acme/alice",
+          "run_id": "acme~run-7.23gSCMcRnWuvJlYtFGYK8yYz",
+          "user_id": "acme~alice",
         },
         {
-          "agent_id": "acme/planner",
+          "agent_id": "acme~planner",
           "app_id": "acme",
           "infer": false,
           "messages": [
@@ -80,8 +80,8 @@ describe('the write requests the mem0 adapter sends', () => {
             "memplane_subject": "alice",
             "memplane_summary": "tea",
           },
-          "run_id": "acme/run-7",
-          "user_id": "acme/alice",
+          "run_id": "acme~run-7.23020hSyJYZDEfPiRNXZ8wI-",
+          "user_id": "acme~alice",
         },
       ]
     `);
@@ -100,7 +100,7 @@ describe('the write requests the mem0 adapter sends', () => {
     expect(bodiesTo(testServer, 'POST', '/v3/memories/add/')).toMatchInlineSnapshot(`
       [
         {
-          "agent_id": "acme/planner",
+          "agent_id": "acme~planner",
           "app_id": "acme",
           "infer": true,
           "messages": [

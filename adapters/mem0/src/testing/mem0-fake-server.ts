@@ -198,7 +198,19 @@ export function createMem0Fake(settings: Mem0FakeSettings = {}) {
       });
     }),
 
-    http.get(`${host}/v2/entities/user/:entityId/profile/`, ({ request, params }) => unauthorized(request) ?? HttpResponse.json(store.profile(String(params.entityId)))),
+    // A real server routes on the decoded path: `acme%2Falice` becomes `acme/alice` and the
+    // path has one segment too many. msw decodes `:params` before matching, so this route
+    // takes everything under /v2/entities/ and matches the decoded pathname itself.
+    // Get Profile (docs.mem0.ai/api-reference/profiles/get-profile): "a known entity that has
+    // no profile yet is a normal 200 carrying a `status`. A 404 means only that no such entity exists."
+    http.get(`${host}/v2/entities/*`, ({ request }) => {
+      const refused = unauthorized(request);
+      if (refused) return refused;
+      const route = /^\/v2\/entities\/user\/([^/]+)\/profile\/$/.exec(decodeURIComponent(new URL(request.url).pathname));
+      if (route === null) return failure(404, { detail: 'Not found.' });
+      const profile = store.profile(route[1] as string);
+      return profile === undefined ? failure(404, { error: 'Entity not found.' }) : HttpResponse.json(profile);
+    }),
   ];
 
   return {

@@ -175,13 +175,28 @@ export function createMem0FakeStore(settings: Mem0FakeStoreSettings = {}) {
     memories,
     events,
     listOrder: settings.listOrder ?? 'newest-first',
-    /** Stores messages verbatim (`infer: false`): one memory per user or assistant message, with every entity id given. */
+    /**
+     * Stores messages verbatim (`infer: false`): one memory per user or assistant message,
+     * with every entity id given. An exact repeat of a memory that holds the same four entity
+     * ids (stored before, or earlier in the same request) is not stored again and is left out
+     * of the results, so a response can hold fewer results than messages. Source: the
+     * review of the platform behind issue 16 ("Direct import deduplicates exact repeats in the
+     * same entity scope"); the Direct Import docs page (docs.mem0.ai/platform/features/direct-import)
+     * says only that inference-time duplicate detection is skipped. Dedup keys on entity
+     * ids, never on metadata.
+     */
     addVerbatim(payload: Record<string, unknown>, messages: Mem0FakeMessage[]): Mem0FakeMemory[] {
       const now = tick();
+      const sameEntities = (memory: Mem0FakeMemory) =>
+        memory.user_id === entityOf(payload, 'user_id') &&
+        memory.agent_id === entityOf(payload, 'agent_id') &&
+        memory.app_id === entityOf(payload, 'app_id') &&
+        memory.run_id === entityOf(payload, 'run_id');
+      const isRepeat = (text: string) => [...memories.values()].some((memory) => memory.memory === text && sameEntities(memory));
       const stored = messages
         .filter((message) => typeof message.content === 'string' && message.role !== 'system')
         .map((message) =>
-          store(
+          isRepeat(message.content as string) ? undefined : store(
             {
               memory: message.content as string,
               user_id: entityOf(payload, 'user_id'),
@@ -192,7 +207,8 @@ export function createMem0FakeStore(settings: Mem0FakeStoreSettings = {}) {
             },
             now,
           ),
-        );
+        )
+        .filter((memory): memory is Mem0FakeMemory => memory !== undefined);
       const event = queue(payload, false);
       event.results = stored.map((memory) => ({ id: memory.id, memory: memory.memory, event: 'ADD' as const }));
       event.status = 'SUCCEEDED';
@@ -214,6 +230,8 @@ export function createMem0FakeStore(settings: Mem0FakeStoreSettings = {}) {
     },
     /** The profile of a user entity, as `GET /v2/entities/user/{id}/profile/` answers. */
     profile(userId: string) {
+      // An entity exists once a memory names it; before that the platform answers 404.
+      if (![...memories.values()].some((memory) => memory.user_id === userId) && !generatedProfiles.has(userId)) return undefined;
       const base = { entity_type: 'user', entity_id: userId, error: null };
       if (settings.profilesEnabled === false) return { ...base, profile: {}, status: 'not_enabled', updated_at: null, generation_count: 0 };
       const generated = generatedProfiles.get(userId);

@@ -1,8 +1,8 @@
 import type { MemoryAdapter } from '@memplane/core';
 import type { TestServer } from '@memplane/test-server';
-import { createMem0Adapter } from './mem0-adapter';
+import { createMem0Adapter } from '../mem0-adapter';
 import type { Mem0Fake } from './mem0-fake-server';
-import type { Mem0AdapterSettings } from './mem0-settings';
+import type { Mem0AdapterSettings } from '../mem0-settings';
 
 /** The cursor secret every test adapter shares, so peers accept each other's cursors. */
 export const testCursorSecret = 'mem0-test-cursor-secret-0123456789';
@@ -15,7 +15,7 @@ export const testCursorSecret = 'mem0-test-cursor-secret-0123456789';
 export function createTestAdapter(fake: Mem0Fake, overrides: Mem0AdapterSettings = {}): MemoryAdapter {
   return createMem0Adapter({
     apiKey: fake.apiKey,
-    host: fake.host,
+    baseURL: fake.host,
     cursorSecret: testCursorSecret,
     timeoutMs: 200,
     retry: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 50 },

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { createdAtKey } from './mem0-list-position';
+import { createdAtKey } from '../mem0-list-position';
 
 /**
  * The filter grammar of the mem0 platform (v2/v3 filters), as its "Memory Filters" docs
