@@ -107,7 +107,7 @@ export class MarkdownIndex {
       recordIdExists: database.prepare('SELECT 1 FROM records WHERE id = ? UNION ALL SELECT 1 FROM resources WHERE id = ?'),
       resourceById: database.prepare('SELECT file, section FROM resources WHERE id = ?'),
       duplicates: database.prepare(
-        "SELECT dedupe_key AS key, min(id) AS id FROM records WHERE dedupe_key IN (SELECT value FROM json_each(?)) AND status IN ('approved', 'pending') GROUP BY dedupe_key",
+        "SELECT dedupe_key AS key, min(id) AS id FROM records WHERE dedupe_key IN (SELECT value FROM json_each(?)) AND status IN ('approved', 'pending') AND (expires_at IS NULL OR expires_at > ?) GROUP BY dedupe_key",
       ),
       duplicateResource: database.prepare('SELECT id FROM resources WHERE dedupe_key = ? LIMIT 1'),
       lastPosition: database.prepare('SELECT max(position) AS position FROM records WHERE file = ?'),
@@ -215,10 +215,11 @@ export class MarkdownIndex {
   }
 
   /**
-   * The live records of the scope with exactly these texts: text to the id of the first one. One
-   * query for a batch; the keys are kept for the inserts of the same batch.
+   * The live records of the scope with exactly these texts: text to the id of the first one. An
+   * expired todo is not live: a write of its text starts a new, visible record. One query for a
+   * batch; the keys are kept for the inserts of the same batch.
    */
-  findDuplicates(scope: MemoryScope, texts: ReadonlyArray<string>): Map<string, string> {
+  findDuplicates(scope: MemoryScope, texts: ReadonlyArray<string>, now: string): Map<string, string> {
     const scopeKey = scopeKeyOf(scope);
     this.batchKeys.clear();
     this.batchScopeKey = scopeKey;
@@ -229,7 +230,7 @@ export class MarkdownIndex {
       byKey.set(key, text);
     }
     const found = new Map<string, string>();
-    for (const row of this.statements.duplicates.all(JSON.stringify([...byKey.keys()])) as Array<{ key: string; id: string }>) {
+    for (const row of this.statements.duplicates.all(JSON.stringify([...byKey.keys()]), now) as Array<{ key: string; id: string }>) {
       found.set(byKey.get(row.key) as string, row.id);
     }
     return found;

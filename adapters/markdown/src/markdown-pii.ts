@@ -101,3 +101,35 @@ export function detectPii(text: string): PiiFinding {
   const maybeMasked = traits.at || digits >= 4 || text.includes('[') || text.includes('<');
   return { risk: maybeMasked && maskedPatterns.some((pattern) => pattern.test(text)) ? 1 : 0, kinds };
 }
+
+/** Collects the keys and string values of metadata, where callers put contacts and ids as often as in text. */
+function metadataStrings(value: unknown, output: string[]): void {
+  if (typeof value === 'string') output.push(value);
+  else if (Array.isArray(value)) for (const entry of value) metadataStrings(entry, output);
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, entry] of Object.entries(value)) {
+      output.push(key);
+      metadataStrings(entry, output);
+    }
+  }
+}
+
+/** What a record holds that a reader sees: its text, summary and metadata (keys and strings). */
+export interface PiiScannedContent {
+  text?: string | undefined;
+  summary?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/**
+ * The PII risk of everything a record shows: text, summary, and the keys and string values of its
+ * metadata, which are indexed for full-text search as well. Each part is scanned on its own line,
+ * so a pattern never spans two of them.
+ */
+export function piiRiskOf(content: PiiScannedContent): PiiRisk {
+  const parts: string[] = [];
+  if (content.text !== undefined) parts.push(content.text);
+  if (content.summary !== undefined) parts.push(content.summary);
+  if (content.metadata !== undefined) metadataStrings(content.metadata, parts);
+  return parts.length === 0 ? 0 : detectPii(parts.length === 1 ? (parts[0] as string) : parts.join('\n')).risk;
+}

@@ -1,6 +1,6 @@
 import type { MemoryScope, MemorySourceRef } from '@memplane/core';
 import { createId } from './markdown-ids';
-import { detectPii } from './markdown-pii';
+import { piiRiskOf } from './markdown-pii';
 import { classifySentence } from './markdown-rule-extractor';
 import type { MemoryEvidence, MemoryRecordSection } from './markdown-section';
 import { initialStatus, isMemoryKind, meetsKindThreshold, type MemoryKind } from './markdown-taxonomy';
@@ -25,6 +25,11 @@ function isoDate(value: unknown): string | undefined {
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
+/** When a todo expires: the extractor's date, else `metadata.expires_at` (or `expiresAt`). */
+function expiryOf(record: NewRecord): string | undefined {
+  return record.expiresAt ?? isoDate(record.metadata?.expires_at) ?? isoDate(record.metadata?.expiresAt);
+}
+
 /**
  * The kind and confidence of a curated record: `metadata.kind` and `metadata.confidence` when the
  * caller set valid ones, otherwise the rule classifier's kind (when its cue is confident enough)
@@ -45,9 +50,8 @@ function curatedKind(record: NewRecord): { kind: MemoryKind; confidence: number 
 /** Builds the section of a new record: kind, confidence, PII risk and status by the taxonomy's workflow. */
 export function buildRecordSection(scope: MemoryScope, record: NewRecord, at: string): MemoryRecordSection {
   const { kind, confidence } = curatedKind(record);
-  const piiRisk = detectPii(record.summary === undefined ? record.text : `${record.text}\n${record.summary}`).risk;
-  const expiresAt =
-    kind === 'todo' ? (record.expiresAt ?? isoDate(record.metadata?.expires_at) ?? isoDate(record.metadata?.expiresAt)) : undefined;
+  const piiRisk = piiRiskOf(record);
+  const expiresAt = kind === 'todo' ? expiryOf(record) : undefined;
   const section: MemoryRecordSection = {
     type: 'memory',
     id: createId('m', Date.parse(at)),
@@ -87,6 +91,20 @@ export function mergeDuplicate(existing: MemoryRecordSection, write: NewRecord, 
   replace('summary', write.summary);
   replace('metadata', write.metadata);
   replace('source', write.source);
+  const replacedSummary = merged.summary !== existing.summary ? merged.summary : undefined;
+  const replacedMetadata = merged.metadata !== existing.metadata ? merged.metadata : undefined;
+  if (replacedSummary !== undefined || replacedMetadata !== undefined) {
+    // New content a reader will see passes the same PII review as a new record: raw PII in what
+    // the merge brings sends the record back to review, even if a person approved it before.
+    const added = piiRiskOf({ summary: replacedSummary, metadata: replacedMetadata });
+    merged.piiRisk = piiRiskOf(merged);
+    if (added >= 2 && merged.status === 'approved') merged.status = 'pending';
+  }
+  const expiresAt = existing.kind === 'todo' ? expiryOf(write) : undefined;
+  if (expiresAt !== undefined && expiresAt !== existing.expiresAt) {
+    merged.expiresAt = expiresAt;
+    changed = true;
+  }
   if (write.evidence !== undefined) {
     const known = new Set((existing.evidence ?? []).map((entry) => entry.resourceId));
     const added = write.evidence.filter((entry) => !known.has(entry.resourceId));

@@ -13,7 +13,7 @@ export function writeRecords(repository: MarkdownRepository, scope: MemoryScope,
   const fresh: MemoryRecordSection[] = [];
   const freshByText = new Map<string, MemoryRecordSection>();
   const updates = new Map<string, Map<string, NewRecord[]>>();
-  const duplicates = repository.index.findDuplicates(scope, records.map((record) => record.text));
+  const duplicates = repository.index.findDuplicates(scope, records.map((record) => record.text), at);
   for (const record of records) {
     const inBatch = freshByText.get(record.text);
     if (inBatch !== undefined) {

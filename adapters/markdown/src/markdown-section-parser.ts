@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { memoryScopeSchema, memorySourceRefSchema, normalizeScope, type MemoryScope } from '@memplane/core';
 import { z } from 'zod';
-import { detectPii } from './markdown-pii';
+import { piiRiskOf } from './markdown-pii';
 import {
   sectionHeadingPattern,
   sectionIdPattern,
@@ -232,7 +232,10 @@ function buildMemory(
   const confidenceValue = values.get('confidence');
   const confidence = typeof confidenceValue === 'number' && confidenceValue >= 0 && confidenceValue <= 1 ? confidenceValue : 1;
   const piiValue = values.get('pii_risk');
-  const piiRisk: PiiRisk = piiValue === 0 || piiValue === 1 || piiValue === 2 ? piiValue : detectPii(common.text).risk;
+  const piiRisk: PiiRisk =
+    piiValue === 0 || piiValue === 1 || piiValue === 2
+      ? piiValue
+      : piiRiskOf({ text: common.text, summary: typeof values.get('summary') === 'string' ? (values.get('summary') as string) : undefined, metadata: common.metadata });
   const statusValue = values.get('status');
   const status = memoryItemStatuses.includes(statusValue as MemoryItemStatus)
     ? (statusValue as MemoryItemStatus)

@@ -17,6 +17,7 @@ import type { NewRecord } from './markdown-record-builder';
 import { writeRecords } from './markdown-record-writer';
 import { contentHashOf } from './markdown-section-parser';
 import type { MarkdownSection, MemoryRecordSection, ResourceSection } from './markdown-section';
+import { piiRiskOf } from './markdown-pii';
 import { markdownAdapterKey } from './markdown-snippet';
 import { meetsKindThreshold } from './markdown-taxonomy';
 
@@ -159,6 +160,12 @@ export function createWriteOperations(context: MarkdownContext): WriteOperations
         ...(patch.reason === undefined ? {} : { reason: patch.reason }),
       };
       delete replacement.supersededBy;
+      // The corrected content passes the PII review of a new record: raw PII in what the patch
+      // brings sends the new version to review, whatever the old version's status was.
+      replacement.piiRisk = piiRiskOf(replacement);
+      if (piiRiskOf({ text: patch.text, summary: patch.summary, metadata: patch.metadata }) >= 2 && replacement.status === 'approved') {
+        replacement.status = 'pending';
+      }
       repository.write(() => {
         repository.rewriteFile(found.file, (sections) =>
           sections.flatMap((section) =>
