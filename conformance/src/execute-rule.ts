@@ -1,7 +1,9 @@
 import { MemoryConfigurationError, MemoryTimeoutError } from '@memplane/core';
 import { defaultRuleTimeoutMs, type ConformanceOptions } from './conformance-options';
 import type { ConformanceRule, RuleNeed } from './conformance-rule';
+import { assertMemoryAdapter } from './assert-memory-adapter';
 import { createRuleContext } from './rule-context';
+import { ScopeAudit } from './scope-audit';
 
 /** How a rule ended, when it did not fail. A failing rule throws instead. */
 export type RuleOutcome = { status: 'passed' } | { status: 'skipped'; reason: string };
@@ -38,24 +40,46 @@ async function withRuleTimeout(ruleId: string, timeoutMs: number, work: Promise<
  * 1. a fresh adapter is created and the rule's `requires` may skip it from the declared
  *    capabilities, the only source of skips, with the reason;
  * 2. a missing need (`faults`, a peer) fails it, telling the user what to pass;
- * 3. otherwise the rule runs, within `ruleTimeoutMs`.
+ * 3. otherwise the rule runs, within `ruleTimeoutMs`, and fails when the adapter (or its peer)
+ *    returned a record outside the requested scope, even where `defineMemoryAdapter` dropped it.
+ *
+ * Throws `NotAMemoryAdapterError` when `createAdapter()` returns something that is not an adapter.
  */
 export async function executeRule(rule: ConformanceRule, options: ConformanceOptions): Promise<RuleOutcome> {
-  const adapter = await options.createAdapter();
+  const created: unknown = await options.createAdapter();
+  assertMemoryAdapter(created);
+  const audit = new ScopeAudit();
+  const adapter = audit.watch(created);
+  const createPeer = options.createPeerAdapter;
+  const watchedOptions: ConformanceOptions =
+    createPeer === undefined
+      ? options
+      : {
+          ...options,
+          createPeerAdapter: async () => {
+            const peer: unknown = await createPeer();
+            assertMemoryAdapter(peer);
+            return audit.watch(peer);
+          },
+        };
   const notApplicable = rule.requires?.(adapter.capabilities, options);
   if (notApplicable !== undefined) return { status: 'skipped', reason: notApplicable };
   const need = missingNeed(rule, options);
   if (need !== undefined) {
     const { what, option, otherwise } = needDescriptions[need];
     throw new MemoryConfigurationError({
-      message: `Rule ${rule.id} needs ${what}: pass \`${option}\` in the conformance options${rule.family === 'errors' ? otherwise : ''}.`,
+      message: `Rule ${rule.id} needs ${what}: export \`${option}\` from the conformance module (the CLI), or pass it in the options of runConformance or describeMemoryAdapterConformance${rule.family === 'errors' ? otherwise : ''}.`,
     });
   }
   try {
-    await withRuleTimeout(rule.id, options.ruleTimeoutMs ?? defaultRuleTimeoutMs, rule.run(createRuleContext(adapter, options)));
+    await withRuleTimeout(rule.id, options.ruleTimeoutMs ?? defaultRuleTimeoutMs, rule.run(createRuleContext(adapter, watchedOptions)));
+  } catch (error) {
+    audit.assertNoViolation(rule.id, error);
+    throw error;
   } finally {
     // A rule that timed out or threw mid-way may have left a fault in force; the next rule must not inherit it.
     if (rule.needs?.includes('faults') === true) await options.faults?.reset();
   }
+  audit.assertNoViolation(rule.id);
   return { status: 'passed' };
 }

@@ -12,6 +12,7 @@ export {
   formatReport,
   loadConformanceModule,
   markedText,
+  NotAMemoryAdapterError,
   ruleFamilies,
   runConformance,
   runConformanceCli,

@@ -3,6 +3,7 @@ import { MemoryValidationError } from '@memplane/core';
 import type { MemoryAdapterFaults } from '@memplane/memory';
 import { describe, expect, it } from 'vitest';
 import { referenceOptions } from './__fixtures__/broken-adapters/reference-options';
+import { NotAMemoryAdapterError } from './assert-memory-adapter';
 import type { ConformanceOptions } from './conformance-options';
 import type { ConformanceRule } from './conformance-rule';
 import { runConformance, runRules } from './run-conformance';
@@ -35,11 +36,30 @@ describe('runConformance options', () => {
   });
 });
 
+describe('runConformance over a factory that does not return an adapter', () => {
+  it('stops with one NotAMemoryAdapterError naming what is missing, after one call, instead of failing every rule', async () => {
+    let calls = 0;
+    const error = await runConformance({
+      name: 'not-an-adapter',
+      createAdapter: () => {
+        calls += 1;
+        return { key: 'half', query: () => undefined } as never;
+      },
+    }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(NotAMemoryAdapterError);
+    expect((error as Error).message).toMatch(/^createAdapter\(\) returned \{"key":"half"\}, which is not a MemoryAdapter: it lacks specificationVersion "v1", a capabilities object, capture\(\), upsertRecords\(\), list\(\), get\(\), forget\(\)/);
+    expect(calls).toBe(1);
+  });
+});
+
 describe('runConformance skip policy', () => {
   it('fails the errors rules without a fault injector, telling the user to pass faults', async () => {
     const report = await runConformance(reference({ faults: undefined, only: ['errors.timeout'] }));
     expect(report.results.map((result) => result.status)).toEqual(['failed', 'failed', 'failed']);
-    expect(report.results[0]?.error).toMatch(/needs a fault injector: pass `faults`.*capabilities\.remoteOperations/);
+    expect(report.results[0]?.error).toMatch(/needs a fault injector: export `faults` from the conformance module \(the CLI\), or pass it in the options of runConformance.*capabilities\.remoteOperations/);
   });
 
   it('skips the errors rules of the operations the manifest declares local, and says so', async () => {
@@ -62,7 +82,7 @@ describe('runConformance skip policy', () => {
   it('fails the peer rules without createPeerAdapter instead of skipping them silently', async () => {
     const report = await runConformance(reference({ createPeerAdapter: undefined, only: ['scope.peer'] }));
     expect(report.failed).toBe(3);
-    expect(report.results[0]?.error).toMatch(/needs a peer adapter over the same backend: pass `createPeerAdapter`/);
+    expect(report.results[0]?.error).toMatch(/needs a peer adapter over the same backend: export `createPeerAdapter` from the conformance module/);
   });
 
   it('skips rules from the capability manifest with the reason', async () => {

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { NotAMemoryAdapterError } from './assert-memory-adapter';
 import { describeError } from './assertions';
 import { selectRules, validateConformanceOptions, type ConformanceOptions } from './conformance-options';
 import type { ConformanceRule, RuleFamily } from './conformance-rule';
@@ -37,7 +38,12 @@ export interface ConformanceReport {
   skipped: number;
 }
 
-/** Runs the given rules sequentially under the options. Used by `runConformance` and the runner's own tests. */
+/**
+ * Runs the given rules sequentially under the options. Used by `runConformance` and the runner's
+ * own tests. Rejects with `MemoryValidationError` for invalid options, and with
+ * `NotAMemoryAdapterError` (a `MemoryConfigurationError`) when `createAdapter()` returns
+ * something that is not a `MemoryAdapter`.
+ */
 export async function runRules(
   rules: ReadonlyArray<ConformanceRule>,
   options: ConformanceOptions,
@@ -56,6 +62,8 @@ export async function runRules(
           : { ...base, status: 'passed', durationMs },
       );
     } catch (error) {
+      // Not an adapter at all: one clear error for the run, not the same failure for every rule.
+      if (NotAMemoryAdapterError.is(error)) throw error;
       results.push({ ...base, status: 'failed', error: describeFailure(error), durationMs: performance.now() - started });
     }
   }

@@ -4,6 +4,7 @@
  */
 export { runConformance, runRules, type ConformanceReport, type ConformanceRuleResult } from './run-conformance';
 export { formatReport } from './format-report';
+export { NotAMemoryAdapterError } from './assert-memory-adapter';
 export { loadConformanceModule, type LoadedConformanceModule } from './load-conformance-module';
 export {
   conformanceCliExitCodes,

@@ -4,7 +4,9 @@ import { claimsCorrectionItLacks } from './claims-correction-it-lacks';
 import { dropsRecordBetweenPages } from './drops-record-between-pages';
 import { extractionNeverFinishes } from './extraction-never-finishes';
 import { forgetDoesNotStick } from './forget-does-not-stick';
+import { correctIgnoresAgent, forgetIgnoresAgent, getIgnoresAgent } from './handles-ignore-agent';
 import { hidesProfileItHas } from './hides-profile-it-has';
+import { ignoresAgentOnList, ignoresAgentOnListWrapped } from './ignores-agent-on-list';
 import { ignoresAgentScope } from './ignores-agent-scope';
 import { inventsUsageCounters } from './invents-usage-counters';
 import { leaksOtherCompanies } from './leaks-other-companies';
@@ -39,6 +41,36 @@ export const brokenVariants: BrokenVariant[] = [
     family: 'scope',
     breaker: ignoresAgentScope,
     mustFail: ['scope.isolation.agentId.query', 'scope.isolation.agentId.list', 'scope.unset-fields.list'],
+  },
+  {
+    name: 'ignores-agent-on-list',
+    family: 'scope',
+    breaker: ignoresAgentOnList,
+    mustFail: ['scope.isolation.agentId.list', 'scope.unset-fields.list'],
+  },
+  {
+    name: 'ignores-agent-on-list (through defineMemoryAdapter)',
+    family: 'scope',
+    breaker: ignoresAgentOnListWrapped,
+    mustFail: ['scope.isolation.agentId.list', 'scope.unset-fields.list'],
+  },
+  {
+    name: 'get-ignores-agent (through defineMemoryAdapter)',
+    family: 'scope',
+    breaker: getIgnoresAgent,
+    mustFail: ['scope.isolation.agentId.get'],
+  },
+  {
+    name: 'forget-ignores-agent (through defineMemoryAdapter)',
+    family: 'scope',
+    breaker: forgetIgnoresAgent,
+    mustFail: ['scope.isolation.agentId.forget'],
+  },
+  {
+    name: 'correct-ignores-agent (through defineMemoryAdapter)',
+    family: 'scope',
+    breaker: correctIgnoresAgent,
+    mustFail: ['scope.isolation.agentId.correct'],
   },
   {
     name: 'drops-record-between-pages',
