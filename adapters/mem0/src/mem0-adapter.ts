@@ -7,6 +7,7 @@ import { correctMem0Memory, forgetMem0Memories } from './mem0-change-operations'
 import { createLazyMem0Client } from './mem0-client';
 import { getMem0ExtractionJob, listMem0ExtractionJobs, retryMem0ExtractionJob } from './mem0-extraction-jobs';
 import { mem0ProviderKey } from './mem0-handle';
+import { createMem0JobIds } from './mem0-job-id';
 import { listMem0Memories } from './mem0-list-operation';
 import { profileMem0 } from './mem0-profile';
 import { getMem0Memory, queryMem0Memories } from './mem0-read-operations';
@@ -28,6 +29,7 @@ export function createMem0Adapter(settings: Mem0AdapterSettings = {}): MemoryAda
   const context: Mem0AdapterContext = {
     call: createMem0Call(resolved, getClient),
     cursors: createCursorCodec(resolved.cursorSecret === undefined ? {} : { secret: resolved.cursorSecret }),
+    jobIds: createMem0JobIds(resolved.cursorSecret),
     settings: resolved,
   };
   return defineMemoryAdapter({

@@ -51,7 +51,7 @@ export async function captureMem0(context: Mem0AdapterContext, request: MemoryCa
   const { value, usage } = await context.call({ operation: 'capture (add, infer true)', repeatable: false }, mem0QueuedAddSchema, (client) =>
     client.add([{ role: context.settings.captureRole, content: text }], { ...entityIds, metadata, infer: true }),
   );
-  const job: MemoryExtractionJob = { providerJobId: value.eventId, status: toJobStatus(value.status), source: request.source, submittedAt };
+  const job: MemoryExtractionJob = { providerJobId: context.jobIds.issue(value.eventId, request.scope), status: toJobStatus(value.status), source: request.source, submittedAt };
   if (request.hook !== undefined) job.hookKind = request.hook.hookKind;
   return { jobs: [job], usage: [usage], warnings };
 }

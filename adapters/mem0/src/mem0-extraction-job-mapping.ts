@@ -1,5 +1,6 @@
 import {
   memorySourceRefSchema,
+  normalizeScope,
   scopeMatches,
   type MemoryExtractionJob,
   type MemoryExtractionJobStatus,
@@ -20,10 +21,11 @@ const statuses: Record<string, MemoryExtractionJobStatus> = {
 
 /**
  * Maps a mem0 event status to a job status. mem0 shows `PENDING`, `RUNNING`, `SUCCEEDED`
- * and `FAILED`; it has no cancellation, so `cancelled` never appears.
+ * and `FAILED`; it has no cancellation, so `cancelled` never appears. A status the adapter
+ * does not know proves neither success nor failure, so it reads as `running` (not final).
  */
 export function toJobStatus(status: string): MemoryExtractionJobStatus {
-  return statuses[status] ?? 'queued';
+  return statuses[status] ?? 'running';
 }
 
 /** The add request an event keeps, when it is an extracting add of this adapter's shape. */
@@ -35,17 +37,31 @@ export function readEventPayload(event: Mem0Event): Mem0EventPayload | undefined
 }
 
 /**
- * Whether an event is an extraction job of the scope: an `ADD` with `infer` on, whose
- * original payload has the company's `app_id` and scope metadata that matches. mem0 lists
- * every event of the project, so this check is what keeps other companies' jobs out.
+ * The scope an event's echoed request proves: its `app_id` and scope metadata, when mem0
+ * echoed both and they agree on the company. Undefined when it proves nothing (no echo).
  */
-export function isJobInScope(event: Mem0Event, scope: MemoryScope): boolean {
+export function readPayloadScope(payload: Mem0EventPayload | undefined): MemoryScope | undefined {
+  const metadata = payload?.metadata;
+  if (payload === undefined || typeof payload.appId !== 'string' || metadata === null || metadata === undefined) return undefined;
+  if (metadata[mem0ScopeMetadataKeys.companyId] !== payload.appId) return undefined;
+  return fromMem0Scope(payload.appId, metadata);
+}
+
+/**
+ * Whether the event of a job id (signed for the company of `scope`, with the digest of
+ * the capture's scope) is a job of `scope`. The signature already proved the company; a
+ * scope below the company is proved by the capture's own scope (same digest) or by the
+ * request mem0 echoed. An echo that names another company or another scope than the one
+ * signed fails closed, and so does a narrower scope that nothing proves.
+ */
+export function isJobInScope(event: Mem0Event, signed: { scopeDigest: string }, scope: MemoryScope, digest: (scope: MemoryScope) => string): boolean {
   const payload = readEventPayload(event);
-  if (payload === undefined || payload.appId !== scope.companyId) return false;
-  const metadata = payload.metadata ?? {};
-  const storedCompany = metadata[mem0ScopeMetadataKeys.companyId];
+  if (payload !== undefined && typeof payload.appId === 'string' && payload.appId !== scope.companyId) return false;
+  const storedCompany = payload?.metadata?.[mem0ScopeMetadataKeys.companyId];
   if (storedCompany !== undefined && storedCompany !== scope.companyId) return false;
-  return scopeMatches(fromMem0Scope(payload.appId, metadata), scope);
+  const echoed = readPayloadScope(payload);
+  if (echoed !== undefined) return digest(echoed) === signed.scopeDigest && scopeMatches(echoed, scope);
+  return digest(scope) === signed.scopeDigest || Object.keys(normalizeScope(scope)).length === 1;
 }
 
 function describeError(error: unknown): string {
@@ -54,10 +70,10 @@ function describeError(error: unknown): string {
   return 'mem0 reported the extraction event as FAILED without a reason.';
 }
 
-/** Maps a mem0 event to an extraction job, with the source and hook kind its payload kept. */
-export function toExtractionJob(event: Mem0Event): MemoryExtractionJob {
+/** Maps a mem0 event to an extraction job, with the source and hook kind its payload kept (when mem0 echoed them). */
+export function toExtractionJob(event: Mem0Event, jobId: string): MemoryExtractionJob {
   const status = toJobStatus(event.status);
-  const job: MemoryExtractionJob = { providerJobId: event.id, status };
+  const job: MemoryExtractionJob = { providerJobId: jobId, status };
   if (typeof event.createdAt === 'string') job.submittedAt = event.createdAt;
   if (typeof event.startedAt === 'string') job.startedAt = event.startedAt;
   if (status === 'succeeded' || status === 'failed') {

@@ -89,7 +89,35 @@ describe('mem0 extraction jobs', () => {
     expect(pages).toBeGreaterThan(1);
     expect(ids).toContain(mine.providerJobId);
     const events = [...fake.store.events.values()];
-    for (const id of ids) expect(events.find((event) => event.id === id)?.payload.app_id).toBe('jobs-co');
-    expect(ids.every((id) => events.find((event) => event.id === id)?.payload.infer !== false)).toBe(true);
+    const eventOf = (id: string) => events.find((event) => event.id === id.split('.')[0]);
+    for (const id of ids) expect(eventOf(id)?.payload.app_id).toBe('jobs-co');
+    expect(ids.every((id) => eventOf(id)?.payload.infer !== false)).toBe(true);
+  });
+
+  it('never fails a page of the project events because of one odd event of any tenant', async () => {
+    const adapter = createTestAdapter(fake);
+    const mine = await capture(adapter, 'Listed despite the odd ones.');
+    const template = [...fake.store.events.values()][0];
+    if (template === undefined) throw new TypeError('an event was expected');
+    const odd = { ...structuredClone(template), id: '00000000-0000-4000-8000-0000000000aa' };
+    // A status mem0 may add later, on an event of another tenant of the project.
+    fake.store.events.set(odd.id, { ...odd, status: 'CANCELLED' as 'FAILED', payload: { ...odd.payload, app_id: 'tenant-x', metadata: { memplane_company: 'tenant-x' } } });
+    fake.store.events.set('no-shape', { id: '', event_type: 'ADD', status: 'PENDING' } as never);
+    const page = await adapter.listExtractionJobs(scope);
+    expect(page.items.map((job) => job.providerJobId)).toContain(mine.providerJobId);
+    expect(page.warnings).toContainEqual(expect.objectContaining({ type: 'other', message: expect.stringContaining('1 mem0 event(s)') }));
+    fake.store.events.delete(odd.id);
+    fake.store.events.delete('no-shape');
+  });
+
+  it('refuses a job id whose scope part was changed, before calling mem0', async () => {
+    const adapter = createTestAdapter(fake);
+    const job = await capture(adapter);
+    const [eventId, , signature] = job.providerJobId.split('.');
+    const forged = `${eventId}.${'A'.repeat(22)}.${signature}`;
+    const before = testServer.calls.length;
+    expect((await adapter.getExtractionJob(forged, scope)).job).toBeNull();
+    expect((await adapter.getExtractionJob(eventId as string, scope)).job).toBeNull();
+    expect(testServer.calls.length).toBe(before);
   });
 });

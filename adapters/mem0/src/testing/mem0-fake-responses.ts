@@ -57,7 +57,15 @@ export function searchedMemory(memory: Mem0FakeMemory, score: { total: number; s
 }
 
 /** An event as `GET /v1/event/{id}/` returns it. */
-export function eventBody(event: Mem0FakeEvent) {
+export function eventBody(event: Mem0FakeEvent, payloadEcho: Mem0FakePayloadEcho = 'full') {
   const { failAtEnd: _internal, ...body } = event;
-  return structuredClone(body);
+  const copy = structuredClone(body);
+  // Get Event (docs.mem0.ai/api-reference/events/get-event) documents `payload` only as
+  // "the original payload": whether it echoes app_id, metadata and messages is not said.
+  if (payloadEcho === 'none') copy.payload = {};
+  if (payloadEcho === 'messages-only') copy.payload = { messages: copy.payload.messages };
+  return copy;
 }
+
+/** How much of the original add request the fake's events echo in `payload`. */
+export type Mem0FakePayloadEcho = 'full' | 'messages-only' | 'none';

@@ -1,6 +1,6 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { compileMem0Filters, Mem0FakeFilterError } from './mem0-fake-filters';
-import { detailedMemory, eventBody, listedMemory, searchedMemory } from './mem0-fake-responses';
+import { detailedMemory, eventBody, listedMemory, searchedMemory, type Mem0FakePayloadEcho } from './mem0-fake-responses';
 import { rankMemories } from './mem0-fake-search';
 import { createMem0FakeStore, type Mem0FakeMessage, type Mem0FakeStoreSettings } from './mem0-fake-store';
 
@@ -10,6 +10,11 @@ export interface Mem0FakeSettings extends Mem0FakeStoreSettings {
   host?: string;
   /** The API key the fake accepts. Default `m0-test-key`. */
   apiKey?: string;
+  /**
+   * How much of the original request an event's `payload` echoes. mem0 documents it only
+   * as "the original payload", so the adapter must work with each. Default `full`.
+   */
+  eventPayloadEcho?: Mem0FakePayloadEcho;
   /** Whether an `extraction_failure` fault is in force; extracting adds submitted then fail. */
   isExtractionFailureInForce?: () => boolean;
 }
@@ -180,7 +185,7 @@ export function createMem0Fake(settings: Mem0FakeSettings = {}) {
       const event = store.events.get(String(params.eventId));
       if (event === undefined) return failure(404, { error: "Event not found or you don't have permission to access it." });
       store.advance(event);
-      return HttpResponse.json(eventBody(event));
+      return HttpResponse.json(eventBody(event, settings.eventPayloadEcho));
     }),
 
     http.get(`${host}/v1/events/`, ({ request }) => {
@@ -194,7 +199,7 @@ export function createMem0Fake(settings: Mem0FakeSettings = {}) {
         count: all.length,
         next: page * eventsPageSize < all.length ? link(page + 1) : null,
         previous: page > 1 ? link(page - 1) : null,
-        results: all.slice((page - 1) * eventsPageSize, page * eventsPageSize).map(eventBody),
+        results: all.slice((page - 1) * eventsPageSize, page * eventsPageSize).map((event) => eventBody(event, settings.eventPayloadEcho)),
       });
     }),
 
