@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { enableSecureDelete, truncateWriteAheadLog } from './markdown-forget';
 import { contentHashOf } from './markdown-section-parser';
 
 /**
@@ -9,14 +10,29 @@ export class EmbeddingCache {
   private readonly database: Database.Database;
   private readonly getStatement;
   private readonly putStatement;
+  private readonly deleteStatement;
 
   constructor(path: string, private readonly modelId: string) {
     this.database = new Database(path);
     this.database.pragma('busy_timeout = 10000');
     this.database.pragma('journal_mode = WAL');
+    enableSecureDelete(this.database);
     this.database.exec('CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash))');
     this.getStatement = this.database.prepare('SELECT vector FROM embeddings WHERE model = ? AND hash = ?');
     this.putStatement = this.database.prepare('INSERT OR REPLACE INTO embeddings (model, hash, vector) VALUES (?, ?, ?)');
+    this.deleteStatement = this.database.prepare('DELETE FROM embeddings WHERE hash = ?');
+  }
+
+  /**
+   * Drops the vectors of texts under every model, for `forget`: a vector can be inverted back to
+   * much of its text, and the hash confirms a guess of it. The write-ahead log is truncated too.
+   */
+  forget(texts: ReadonlyArray<string>): void {
+    if (texts.length === 0) return;
+    this.database.transaction(() => {
+      for (const text of texts) this.deleteStatement.run(contentHashOf(text));
+    })();
+    truncateWriteAheadLog(this.database, 'the embedding cache');
   }
 
   /** The cached vector of a text, if any. */

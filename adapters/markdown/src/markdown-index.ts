@@ -3,6 +3,7 @@ import type { MemoryScope } from '@memplane/core';
 import { memoryScopeFields } from '@memplane/core';
 import { hash } from 'node:crypto';
 import { RowidAllocator } from './markdown-company-rowids';
+import { enableSecureDelete } from './markdown-forget';
 import type { MarkdownSection, MemoryRecordSection, ResourceSection } from './markdown-section';
 import { scopeKeyOf, scopeTokens } from './markdown-scope-tokens';
 import { WindowIndex, type WindowRecord } from './markdown-window-index';
@@ -83,6 +84,7 @@ export class MarkdownIndex {
 
   constructor(readonly database: Database.Database, private readonly indexWindows = true) {
     this.windows = new WindowIndex(database);
+    enableSecureDelete(database);
     const placeholders = scopeColumns.map(() => '?').join(', ');
     this.statements = {
       file: database.prepare('SELECT * FROM files WHERE path = ?'),
@@ -110,6 +112,8 @@ export class MarkdownIndex {
         "SELECT dedupe_key AS key, min(id) AS id FROM records WHERE dedupe_key IN (SELECT value FROM json_each(?)) AND status IN ('approved', 'pending') AND (expires_at IS NULL OR expires_at > ?) GROUP BY dedupe_key",
       ),
       duplicateResource: database.prepare('SELECT id FROM resources WHERE dedupe_key = ? LIMIT 1'),
+      resourceFile: database.prepare('SELECT id, file FROM resources WHERE id = ?'),
+      resourcesWithPassage: database.prepare('SELECT id, file FROM resources WHERE company_id = ? AND instr(section, ?) > 0'),
       lastPosition: database.prepare('SELECT max(position) AS position FROM records WHERE file = ?'),
       counts: database.prepare(
         'SELECT (SELECT count(*) FROM records) AS records, (SELECT count(*) FROM resources) AS resources, (SELECT count(*) FROM files) AS files',
@@ -240,6 +244,25 @@ export class MarkdownIndex {
   findDuplicateResource(scope: MemoryScope, text: string): string | undefined {
     const row = this.statements.duplicateResource.get(dedupeKeyOf(scopeKeyOf(scope), text)) as { id: string } | undefined;
     return row?.id;
+  }
+
+  /**
+   * The resources of a company with one of these ids, or whose stored section holds one of these
+   * passages (searched as JSON, as the section is stored). A scan of the company's resources, for
+   * `forget` only.
+   */
+  resourcesHolding(companyId: string, ids: ReadonlyArray<string>, passages: ReadonlyArray<string>): Array<{ id: string; file: string }> {
+    const found = new Map<string, string>();
+    for (const id of ids) {
+      const row = this.statements.resourceFile.get(id) as { id: string; file: string } | undefined;
+      if (row !== undefined) found.set(row.id, row.file);
+    }
+    for (const passage of passages) {
+      for (const row of this.statements.resourcesWithPassage.all(companyId, JSON.stringify(passage).slice(1, -1)) as Array<{ id: string; file: string }>) {
+        found.set(row.id, row.file);
+      }
+    }
+    return [...found].map(([id, file]) => ({ id, file }));
   }
 
   /** Row counts, for stats. */

@@ -136,6 +136,11 @@ export class MarkdownVectorSearch {
     return vector;
   }
 
+  /** Drops the cached embeddings of forgotten texts; their vectors in the index went with their rows. */
+  forgetTexts(texts: ReadonlyArray<string>): void {
+    this.cache.forget(texts);
+  }
+
   /** Closes the embedding cache. */
   close(): void {
     this.cache.close();

@@ -12,11 +12,12 @@ import {
   type MemoryUsage,
 } from '@memplane/core';
 import { localUsage, takeWarnings, type MarkdownContext } from './markdown-context';
+import { eraseRecords, truncateWriteAheadLog } from './markdown-forget';
 import { createId } from './markdown-ids';
 import type { NewRecord } from './markdown-record-builder';
 import { writeRecords } from './markdown-record-writer';
 import { contentHashOf } from './markdown-section-parser';
-import type { MarkdownSection, MemoryRecordSection, ResourceSection } from './markdown-section';
+import type { MemoryRecordSection, ResourceSection } from './markdown-section';
 import { piiRiskOf } from './markdown-pii';
 import { markdownAdapterKey } from './markdown-snippet';
 import { meetsKindThreshold } from './markdown-taxonomy';
@@ -31,22 +32,6 @@ function handleOf(id: string) {
 function payloadText(request: MemoryCaptureRequest): string {
   const text = request.payload.text;
   return text !== undefined && text.trim() !== '' ? text : stableStringify(request.payload.object ?? {});
-}
-
-/** The ids of a record and every version linked to it by `supersedes`, within one file. */
-function versionChain(sections: MarkdownSection[], id: string): Set<string> {
-  const chain = new Set([id]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const section of sections) {
-      if (section.type !== 'memory' || chain.has(section.id)) continue;
-      if ((section.supersedes !== undefined && chain.has(section.supersedes)) || (section.supersededBy !== undefined && chain.has(section.supersededBy))) {
-        chain.add(section.id);
-        grew = true;
-      }
-    }
-  }
-  return chain;
 }
 
 /** Creates the write operations of the adapter. */
@@ -186,21 +171,10 @@ export function createWriteOperations(context: MarkdownContext): WriteOperations
 
     async forget(handles, scope) {
       const started = performance.now();
-      repository.write(() => {
-        const byFile = new Map<string, string[]>();
-        for (const handle of handles) {
-          const found = repository.index.record(handle.providerRecordId);
-          if (found === undefined || !scopeMatches(found.section.scope, scope)) continue;
-          byFile.set(found.file, [...(byFile.get(found.file) ?? []), found.section.id]);
-        }
-        for (const [file, ids] of byFile) {
-          repository.rewriteFile(file, (sections) => {
-            const erased = new Set<string>();
-            for (const id of ids) for (const linked of versionChain(sections, id)) erased.add(linked);
-            return sections.filter((section) => !erased.has(section.id));
-          });
-        }
-      });
+      const erased = repository.write(() => eraseRecords(repository, handles, scope));
+      // The cache is keyed by content hash; a text still live elsewhere is simply embedded again.
+      context.vectors?.forgetTexts([...erased.texts]);
+      truncateWriteAheadLog(repository.database, 'the index');
       return { usage: [localUsage(markdownAdapterKey, performance.now() - started)], warnings: takeWarnings(context) };
     },
   };

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { MarkdownEmbedder } from './markdown-embedder';
+import { hashEmbedding } from './testing/hash-embedding';
+import { useTemporaryRoots } from './testing/temporary-root';
+
+const bindingKey = 'test';
+const scope = { companyId: 'acme', agentId: 'planner' };
+const source = { kind: 'run' as const, companyId: 'acme', runId: 'run-1' };
+const temporary = useTemporaryRoots();
+
+const embedder: MarkdownEmbedder = {
+  modelId: 'hash-64',
+  dimensions: 64,
+  async embed(texts) {
+    return { embeddings: texts.map((text) => hashEmbedding(text, 64)) };
+  },
+};
+
+/** Every file under a folder, hidden ones (the index, its WAL and shared memory) included. */
+function everyFile(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    return statSync(path).isDirectory() ? everyFile(path) : [path];
+  });
+}
+
+/** The files under the root whose bytes hold the needle: as UTF-8, as the hex of its sha256 (the embedding cache's key) or as its vector. */
+function filesHolding(root: string, needles: string[]): string[] {
+  const found: string[] = [];
+  for (const file of everyFile(root)) {
+    const bytes = readFileSync(file);
+    for (const needle of needles) {
+      const hash = createHash('sha256').update(needle).digest('hex');
+      const vector = Buffer.from(Float32Array.from(hashEmbedding(needle, 64)).buffer);
+      if (bytes.includes(Buffer.from(needle, 'utf8')) || bytes.includes(Buffer.from(hash, 'ascii')) || bytes.includes(vector)) {
+        found.push(`${file.slice(root.length)}: ${needle}`);
+      }
+    }
+  }
+  return found;
+}
+
+describe('markdown forget means gone', () => {
+  it('leaves no byte of a captured, corrected and forgotten record in any file under the root, open or closed', async () => {
+    const root = temporary.root();
+    const adapter = temporary.open({ root, embedder });
+    const kept = 'My name is Jerry Lindqvist.';
+    const secret = 'I prefer deploying the orchid cluster on Fridays.';
+    const captured = await adapter.capture({ bindingKey, scope, source, payload: { text: `${kept} ${secret} We decided to use SQLite for the ledger.` } });
+    await adapter.upsertRecords({ bindingKey, scope, records: Array.from({ length: 30 }, (_, index) => ({ text: `Unrelated note number ${index} about the build.` })) });
+    const snippets = await Promise.all(captured.records!.map((handle) => adapter.get(handle, scope)));
+    const target = snippets.find((snippet) => snippet?.text === secret);
+    expect(target, 'the secret was extracted as a record').toBeDefined();
+    const versions = [secret];
+    let handle = target!.handle;
+    for (const day of ['Mondays', 'Tuesdays', 'Wednesdays']) {
+      const text = `I prefer deploying the orchid cluster on ${day}.`;
+      handle = (await adapter.correct(handle, { text, summary: `orchid summary ${day}`, metadata: { orchid: `orchid metadata ${day}` } }, scope)).record;
+      versions.push(text, `orchid summary ${day}`, `orchid metadata ${day}`);
+      await adapter.query({ bindingKey, scope, query: 'orchid cluster' });
+    }
+    expect(filesHolding(root, versions).length).toBeGreaterThan(0);
+
+    await adapter.forget([handle], scope);
+    expect(filesHolding(root, versions)).toEqual([]);
+    expect(filesHolding(root, [kept]).some((entry) => entry.includes('.md'))).toBe(true);
+    expect(await adapter.get(target!.handle, scope)).toBeNull();
+    expect((await adapter.query({ bindingKey, scope, query: 'Jerry Lindqvist' })).snippets.map((snippet) => snippet.text)).toContain(kept);
+
+    adapter.close();
+    expect(filesHolding(root, versions)).toEqual([]);
+  });
+
+  it('erases an upserted record from a resource captured with the same text in the scope', async () => {
+    const root = temporary.root();
+    const adapter = temporary.open({ root });
+    const secret = 'The vault combination is kept by Ada Okafor.';
+    await adapter.capture({ bindingKey, scope, source, payload: { text: `Notes from the meeting. ${secret}` } });
+    const { records } = await adapter.upsertRecords({ bindingKey, scope: { ...scope, agentId: 'other' }, records: [{ text: secret }] });
+    const found = await adapter.query({ bindingKey, scope, query: 'vault combination' });
+    const own = found.snippets.find((snippet) => snippet.text === secret)!;
+    await adapter.forget([own.handle], scope);
+    const left = filesHolding(root, [secret]);
+    // Only the record of the other scope, which was not forgotten, still holds the sentence.
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.every((entry) => entry.includes('agent=other') || entry.includes('.memplane'))).toBe(true);
+    await adapter.forget(records!, { ...scope, agentId: 'other' });
+    expect(filesHolding(root, [secret])).toEqual([]);
+  });
+});
