@@ -140,9 +140,15 @@ export async function listMem0Memories(context: Mem0AdapterContext, request: Mem
     const value = await fetchPage(walk, call, pageSize, keyset);
     const order = orderOf(value.results);
     const providerHasMore = value.next !== null && value.next !== undefined;
-    if (!order.ascending && !order.descending) return listByOffset(walk, 0, binding);
-    if (direction === undefined && value.results.length > 0) direction = await directionOf(walk, value.results, order, providerHasMore);
-    if (direction !== undefined && !(direction === 'ascending' ? order.ascending : order.descending)) return listByOffset(walk, 0, binding);
+    const unordered = !order.ascending && !order.descending;
+    // Only a walk that has returned nothing yet may fall back to mem0's page numbers; a later
+    // page out of order is ordered here instead, so nothing is repeated or skipped.
+    if (unordered && position === undefined && call === 1) return listByOffset(walk, 0, binding);
+    if (!unordered && direction === undefined && value.results.length > 0) direction = await directionOf(walk, value.results, order, providerHasMore);
+    if (unordered || (direction !== undefined && !(direction === 'ascending' ? order.ascending : order.descending))) {
+      const ordered = await readBeyondPosition(walk, position, direction ?? 'ascending');
+      return finishOrdered(walk, ordered, position, binding);
+    }
     for (const memory of value.results) {
       if (position !== undefined && isBehind(memory, position, seen)) continue;
       if (taken.length === walk.limit) {
@@ -163,6 +169,53 @@ export async function listMem0Memories(context: Mem0AdapterContext, request: Mem
     });
   }
   return finish(walk, taken, nextKeyset(direction, lastExamined, taken, position), binding);
+}
+
+/**
+ * mem0 answered a later page in no `created_at` order: reads every record beyond the
+ * position (all pages of the same keyset filter) and orders them here. Fails with a typed
+ * error, never silently, when they cannot all be read: more than `maximumCallsPerPage`
+ * pages, fewer records than mem0 counted, or a timestamp that cannot be compared.
+ */
+async function readBeyondPosition(walk: Walk, position: KeysetPosition | undefined, direction: Direction): Promise<{ direction: Direction; memories: Mem0Memory[] }> {
+  const keyset = position === undefined ? [] : [{ created_at: { [direction === 'ascending' ? 'gte' : 'lte']: position.createdAt } }];
+  const byId = new Map<string, Mem0Memory>();
+  let counted = 0;
+  let complete = false;
+  for (let page = 1; page <= maximumCallsPerPage && !complete; page += 1) {
+    const value = await fetchPage(walk, page, mem0MaximumPageSize, keyset);
+    counted = value.count;
+    for (const memory of value.results) byId.set(memory.id, memory);
+    complete = value.next === null || value.next === undefined;
+  }
+  if (!complete || byId.size < counted) {
+    throw new MemoryApiCallError({
+      message: `mem0 returned memories in no created_at order, and the ${counted} beyond this list position could not all be read (${byId.size} read); the walk stops rather than skip or repeat records.`,
+      isRetryable: complete,
+    });
+  }
+  const memories = [...byId.values()];
+  if (memories.some((memory) => keyOf(memory.createdAt) === undefined)) {
+    throw new MemoryApiCallError({ message: 'mem0 returned a memory whose created_at cannot be compared; the walk stops rather than skip or repeat records.', isRetryable: false });
+  }
+  const sign = direction === 'ascending' ? 1 : -1;
+  memories.sort((left, right) => sign * ((keyOf(left.createdAt) as string) < (keyOf(right.createdAt) as string) ? -1 : keyOf(left.createdAt) === keyOf(right.createdAt) ? 0 : 1));
+  walk.warnings.push({
+    type: 'compatibility',
+    feature: 'pagination',
+    details: `mem0 returned a page in no created_at order; the adapter read the ${memories.length} memories beyond the list position and ordered them itself.`,
+  });
+  return { direction, memories };
+}
+
+/** A page of records the adapter ordered itself: those not yet examined, up to `limit`, and the position after them. */
+function finishOrdered(walk: Walk, ordered: { direction: Direction; memories: Mem0Memory[] }, position: KeysetPosition | undefined, binding: CursorBinding): MemoryListPage {
+  const seen = new Set(position?.seen ?? []);
+  const ahead = position === undefined ? ordered.memories : ordered.memories.filter((memory) => !isBehind(memory, position, seen));
+  const taken = ahead.slice(0, walk.limit);
+  const last = taken.at(-1);
+  const next = ahead.length > taken.length && last !== undefined ? nextKeyset(ordered.direction, last, taken, position) : undefined;
+  return finish(walk, taken, next, binding);
 }
 
 /** The position after `last`: its timestamp, and the digests of every examined record at that timestamp. */

@@ -92,3 +92,32 @@ describe('list when mem0 returns no created_at order', () => {
     expect(ids).toHaveLength(5);
   });
 });
+
+describe.each([
+  ['newest-first', newestFirst],
+  ['oldest-first', oldestFirst],
+] as const)('list when mem0 (%s on the first page) answers a later page in no created_at order', (order, fake) => {
+  it('never restarts, repeats or skips: the walk orders the rest itself and says so', async () => {
+    const adapter = createTestAdapter(fake);
+    const scope = { companyId: `shuffle-${order}` };
+    const written = await writeEach(adapter, scope, 23, 'shuffled');
+    const first = await adapter.list({ bindingKey: 'b', scope, limit: 5 });
+    const ids = first.items.map((item) => item.handle.providerRecordId);
+    let cursor = first.nextCursor;
+    fake.store.listOrder = 'unordered';
+    const warnings: string[] = [];
+    try {
+      while (cursor !== undefined) {
+        const page = await adapter.list({ bindingKey: 'b', scope, limit: 5, cursor });
+        ids.push(...page.items.map((item) => item.handle.providerRecordId));
+        warnings.push(...(page.warnings ?? []).map((warning) => ('details' in warning ? String(warning.details) : '')));
+        cursor = page.nextCursor;
+      }
+    } finally {
+      fake.store.listOrder = order;
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(written.map((handle) => handle.providerRecordId).sort());
+    expect(warnings.some((details) => details.includes('ordered them itself'))).toBe(true);
+  });
+});

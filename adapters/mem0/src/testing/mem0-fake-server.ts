@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { compileMem0Filters, Mem0FakeFilterError } from './mem0-fake-filters';
 import { detailedMemory, eventBody, listedMemory, searchedMemory, type Mem0FakePayloadEcho } from './mem0-fake-responses';
 import { rankMemories } from './mem0-fake-search';
-import { createMem0FakeStore, type Mem0FakeMessage, type Mem0FakeStoreSettings } from './mem0-fake-store';
+import { createMem0FakeStore, type Mem0FakeMemory, type Mem0FakeMessage, type Mem0FakeStoreSettings } from './mem0-fake-store';
 
 /** Settings of {@link createMem0Fake}. */
 export interface Mem0FakeSettings extends Mem0FakeStoreSettings {
@@ -120,7 +121,10 @@ export function createMem0Fake(settings: Mem0FakeSettings = {}) {
       try {
         const matches = compileMem0Filters(body.filters, { onSearch: false });
         const direction = store.listOrder === 'newest-first' ? -1 : 1;
-        const all = [...store.memories.values()].filter(matches).sort((left, right) => direction * (left.sequence - right.sequence));
+        const rank = (memory: Mem0FakeMemory) => (store.listOrder === 'unordered' ? createHash('sha256').update(memory.id).digest('hex') : '');
+        const all = [...store.memories.values()]
+          .filter(matches)
+          .sort((left, right) => (store.listOrder === 'unordered' ? rank(left).localeCompare(rank(right)) : direction * (left.sequence - right.sequence)));
         const results = all.slice((page - 1) * pageSize, page * pageSize);
         const link = (target: number) => `${host}/v3/memories/?page=${target}&page_size=${pageSize}`;
         return HttpResponse.json({

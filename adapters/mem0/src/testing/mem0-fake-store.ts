@@ -39,10 +39,17 @@ export interface Mem0FakeMessage {
   content: unknown;
 }
 
+/** An order of `getAll` listings. */
+export type Mem0FakeListOrder = 'newest-first' | 'oldest-first' | 'unordered';
+
 /** Settings of the fake store. */
 export interface Mem0FakeStoreSettings {
-  /** How `getAll` orders memories. mem0 does not document it, so the adapter must cope with both. Default `newest-first`. */
-  listOrder?: 'newest-first' | 'oldest-first';
+  /**
+   * How `getAll` orders memories. mem0 does not document an order (Get Memories,
+   * docs.mem0.ai/api-reference/memory/get-memories), so the adapter must cope with each,
+   * including none (`unordered`: a fixed order by id digest). Default `newest-first`.
+   */
+  listOrder?: Mem0FakeListOrder;
   /** How many memories a user needs before mem0 generates a profile. Default 1. */
   profileThreshold?: number;
   /** Whether the project has profiles enabled. Default true. */
@@ -174,7 +181,8 @@ export function createMem0FakeStore(settings: Mem0FakeStoreSettings = {}) {
   return {
     memories,
     events,
-    listOrder: settings.listOrder ?? 'newest-first',
+    /** Read on every request, so a test can change it between two pages of a walk. */
+    listOrder: (settings.listOrder ?? 'newest-first') as Mem0FakeListOrder,
     /**
      * Stores messages verbatim (`infer: false`): one memory per user or assistant message,
      * with every entity id given. An exact repeat of a memory that holds the same four entity
