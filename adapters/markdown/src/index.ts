@@ -11,7 +11,7 @@ export { createOpenAICompatibleEmbedder, type OpenAICompatibleEmbedderSettings }
 export { createOpenAICompatibleExtractor, type OpenAICompatibleExtractorSettings } from './markdown-openai-extractor';
 export type { OpenAICompatibleConnection } from './markdown-openai-http';
 export type { MarkdownProgress } from './markdown-repository';
-export { encodePathSegment } from './markdown-paths';
+export { decodePathSegment, encodePathSegment } from './markdown-paths';
 export {
   approvalConfidence,
   kindConfidenceThresholds,

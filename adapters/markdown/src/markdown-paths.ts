@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { MemoryScopeViolationError, memoryScopeFields, type MemoryScope } from '@memplane/core';
 
 /** The folder under the root that holds one folder per company. */
@@ -13,6 +14,18 @@ export const companyWideFolder = '_company';
 
 const readable = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 const longestReadableSegment = 80;
+/**
+ * Names Windows reserves for devices in every folder, in any case and with any extension
+ * (`CON`, `aux.md`, `LPT1`); COM0 and LPT0 too, which some versions reserve.
+ */
+const reservedOnWindows = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\.|$)/i;
+
+/** Percent-encodes the UTF-8 bytes of one character. */
+function percentEncoded(character: string): string {
+  return Array.from(Buffer.from(character, 'utf8'))
+    .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join('');
+}
 
 const shortNames: Record<string, string> = {
   agentId: 'agent',
@@ -29,26 +42,41 @@ function hashOf(value: string): string {
 }
 
 /**
- * Turns any identifier into one safe path segment: readable identifiers stay as they are,
- * anything else is percent-encoded (so `/`, `\`, `..`, NUL and control characters can never
- * reach the file system), and a long result is cut and suffixed with a hash of the original.
+ * Turns any identifier into one path segment that is safe on Linux, macOS and Windows: readable
+ * identifiers stay as they are; anything else is percent-encoded, so `/`, `\\`, `..`, NUL and
+ * control characters can never reach the file system. A segment never ends with a dot or a space
+ * (Windows drops them, so `a.` and `a` would share a folder) and is never a reserved device name
+ * (`CON`, `aux`, `LPT1`, with or without extension): their first or last character is
+ * percent-encoded. A long result is cut and suffixed with `~` and a hash of the original.
+ * {@link decodePathSegment} reverses every segment that was not cut.
  */
 export function encodePathSegment(value: string): string {
-  let encoded = readable.test(value)
-    ? value
-    : Array.from(value)
-        .map((character) =>
-          /^[A-Za-z0-9_-]$/.test(character)
-            ? character
-            : Array.from(Buffer.from(character, 'utf8'))
-                .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
-                .join(''),
-        )
-        .join('');
+  let encoded =
+    readable.test(value) && !value.endsWith('.') && !reservedOnWindows.test(value)
+      ? value
+      : Array.from(value)
+          .map((character) => (/^[A-Za-z0-9_-]$/.test(character) ? character : percentEncoded(character)))
+          .join('');
+  // Only letters, digits, "_", "-" and "%" are left, so a reserved name is the whole segment.
+  if (reservedOnWindows.test(encoded)) encoded = percentEncoded(encoded[0] as string) + encoded.slice(1);
   if (encoded.length > longestReadableSegment) {
     encoded = `${encoded.slice(0, longestReadableSegment - 26)}~${hashOf(value)}`;
   }
   return encoded;
+}
+
+/**
+ * The identifier a segment of {@link encodePathSegment} was made from, or undefined for a segment
+ * cut to length (its tail is a hash) or one it cannot have made. Folders written before reserved
+ * names and trailing dots were encoded (`CON`, `a.`) decode too.
+ */
+export function decodePathSegment(segment: string): string | undefined {
+  if (segment.includes('~') || !/^[A-Za-z0-9._%-]+$/.test(segment)) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The folder name of a scope inside its company folder: `_company`, or `agent=planner,project=p1`. */
@@ -69,20 +97,70 @@ export function scopeFolder(scope: MemoryScope): string {
   return `${companiesFolder}/${encodePathSegment(scope.companyId)}/${scopeFolderName(scope)}`;
 }
 
+function refuse(relativePath: string, how = ''): never {
+  throw new MemoryScopeViolationError({ message: `Refused a path outside the markdown root${how}: ${JSON.stringify(relativePath)}` });
+}
+
+const realRoots = new Map<string, string>();
+
+/** The root with every symbolic link resolved, cached: it is asked on every file operation. */
+function realRootOf(absoluteRoot: string): string {
+  let real = realRoots.get(absoluteRoot);
+  if (real === undefined) {
+    real = realpathSync.native(absoluteRoot);
+    if (realRoots.size > 100) realRoots.clear();
+    realRoots.set(absoluteRoot, real);
+  }
+  return real;
+}
+
 /**
- * Resolves a root-relative path and checks that it stays inside the root. This is the last
- * line of defence behind `encodePathSegment`: a path that would escape throws.
+ * Checks that a path inside the root does not leave it through a symbolic link: the deepest part
+ * of it that exists (the file itself, or the folder a write will create it in) must resolve to
+ * a place inside the root's own resolved path. A link that stays inside the root is fine.
+ */
+function assertNoLinkOut(absoluteRoot: string, target: string, relativePath: string): void {
+  let realRoot: string;
+  try {
+    realRoot = realRootOf(absoluteRoot);
+  } catch (error) {
+    // A root that does not exist yet has no links in it; its creation happens under it.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  for (let current = target; ; ) {
+    let real: string;
+    try {
+      real = realpathSync.native(current);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const parent = dirname(current);
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && parent !== current) {
+        current = parent;
+        continue;
+      }
+      throw error;
+    }
+    if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : `${realRoot}${sep}`)) {
+      refuse(relativePath, ' (through a symbolic link)');
+    }
+    return;
+  }
+}
+
+/**
+ * Resolves a root-relative path and checks that it stays inside the root, both as written and
+ * once symbolic links are followed. This is the last line of defence behind
+ * `encodePathSegment`: a path that would escape throws `MemoryScopeViolationError`, before
+ * anything is read or written.
  */
 export function resolveInsideRoot(root: string, relativePath: string): string {
-  if (relativePath.includes('\u0000') || isAbsolute(relativePath)) {
-    throw new MemoryScopeViolationError({ message: `Refused a path outside the markdown root: ${JSON.stringify(relativePath)}` });
-  }
+  if (relativePath.includes('\u0000') || isAbsolute(relativePath)) refuse(relativePath);
   const absoluteRoot = resolve(root);
   const target = resolve(absoluteRoot, relativePath);
   const fromRoot = relative(absoluteRoot, target);
-  if (fromRoot === '' || fromRoot.startsWith(`..${sep}`) || fromRoot === '..' || isAbsolute(fromRoot)) {
-    throw new MemoryScopeViolationError({ message: `Refused a path outside the markdown root: ${JSON.stringify(relativePath)}` });
-  }
+  if (fromRoot === '' || fromRoot.startsWith(`..${sep}`) || fromRoot === '..' || isAbsolute(fromRoot)) refuse(relativePath);
+  assertNoLinkOut(absoluteRoot, target, relativePath);
   return target;
 }
 
