@@ -6,6 +6,9 @@ describe('formatReport', () => {
   it('prints one line per rule and the closing count line', () => {
     const report: ConformanceReport = {
       name: 'sample',
+      suiteVersion: '0.1.0',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      nodeVersion: 'v20.19.0',
       passed: 1,
       failed: 1,
       skipped: 1,
@@ -28,7 +31,7 @@ describe('formatReport', () => {
 
   it('cuts very long messages, keeping the line readable (the full text stays in the JSON report)', () => {
     const error = 'x'.repeat(5000);
-    const line = formatReport({ name: 'n', passed: 0, failed: 1, skipped: 0, results: [{ id: 'pagination.walk', family: 'pagination', description: 'd', status: 'failed', error, durationMs: 1 }] }).split('\n')[0] ?? '';
+    const line = formatReport({ name: 'n', suiteVersion: '0.1.0', startedAt: '2026-01-01T00:00:00.000Z', nodeVersion: 'v20.19.0', passed: 0, failed: 1, skipped: 0, results: [{ id: 'pagination.walk', family: 'pagination', description: 'd', status: 'failed', error, durationMs: 1 }] }).split('\n')[0] ?? '';
     expect(line.length).toBeLessThan(700);
     expect(line.endsWith('…')).toBe(true);
   });

@@ -1,10 +1,12 @@
 import { performance } from 'node:perf_hooks';
+import type { MemoryAdapterCapabilities } from '@memplane/core';
 import { NotAMemoryAdapterError } from './assert-memory-adapter';
 import { describeError } from './assertions';
 import { selectRules, validateConformanceOptions, type ConformanceOptions } from './conformance-options';
 import type { ConformanceRule, RuleFamily } from './conformance-rule';
 import { executeRule } from './execute-rule';
 import { allRules } from './rules/index';
+import { VERSION } from './version';
 
 /** The result of one rule. */
 export interface ConformanceRuleResult {
@@ -24,10 +26,26 @@ export interface ConformanceRuleResult {
   durationMs: number;
 }
 
+/** The adapter a conformance run tested, as its first `createAdapter()` returned it. */
+export interface ConformanceReportAdapter {
+  /** The adapter's `key`. */
+  key: string;
+  /** The adapter's capability manifest, as declared. */
+  capabilities: MemoryAdapterCapabilities;
+}
+
 /** The report of a conformance run. */
 export interface ConformanceReport {
   /** The `name` of the options. */
   name: string;
+  /** The version of `@memplane/conformance` that ran (`0.0.0-source` when run from its sources). */
+  suiteVersion: string;
+  /** When the run started, as an ISO 8601 timestamp. */
+  startedAt: string;
+  /** The Node.js version that ran the suite (`process.version`). */
+  nodeVersion: string;
+  /** The adapter under test; absent when no rule ran. */
+  adapter?: ConformanceReportAdapter;
   /** One result per selected rule, in suite order. */
   results: ConformanceRuleResult[];
   /** How many rules passed. */
@@ -36,6 +54,12 @@ export interface ConformanceReport {
   failed: number;
   /** How many rules were skipped, each with its reason. */
   skipped: number;
+}
+
+/** Callbacks of a run, for progress displays. They never change the outcome. */
+export interface ConformanceRunHooks {
+  /** Called before each selected rule runs, with its position and the number of selected rules. */
+  onRuleStart?: (rule: ConformanceRule, index: number, total: number) => void;
 }
 
 /**
@@ -47,14 +71,30 @@ export interface ConformanceReport {
 export async function runRules(
   rules: ReadonlyArray<ConformanceRule>,
   options: ConformanceOptions,
+  hooks: ConformanceRunHooks = {},
 ): Promise<ConformanceReport> {
   const valid = validateConformanceOptions(options, rules);
+  const startedAt = new Date().toISOString();
+  let adapter: ConformanceReportAdapter | undefined;
+  // Records the first adapter for the report; `valid.createAdapter()` keeps the caller's `this`.
+  const recording: ConformanceOptions = {
+    ...valid,
+    createAdapter: async () => {
+      const created = await valid.createAdapter();
+      if (adapter === undefined && typeof created?.key === 'string' && typeof created.capabilities === 'object') {
+        adapter = { key: created.key, capabilities: JSON.parse(JSON.stringify(created.capabilities)) as MemoryAdapterCapabilities };
+      }
+      return created;
+    },
+  };
+  const selected = selectRules(rules, valid);
   const results: ConformanceRuleResult[] = [];
-  for (const rule of selectRules(rules, valid)) {
+  for (const rule of selected) {
+    hooks.onRuleStart?.(rule, results.length, selected.length);
     const started = performance.now();
     const base = { id: rule.id, family: rule.family, description: rule.description };
     try {
-      const outcome = await executeRule(rule, valid);
+      const outcome = await executeRule(rule, recording);
       const durationMs = performance.now() - started;
       results.push(
         outcome.status === 'skipped'
@@ -68,7 +108,17 @@ export async function runRules(
     }
   }
   const count = (status: ConformanceRuleResult['status']) => results.filter((result) => result.status === status).length;
-  return { name: valid.name, results, passed: count('passed'), failed: count('failed'), skipped: count('skipped') };
+  return {
+    name: valid.name,
+    suiteVersion: VERSION,
+    startedAt,
+    nodeVersion: process.version,
+    ...(adapter === undefined ? {} : { adapter }),
+    results,
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+  };
 }
 
 function describeFailure(error: unknown): string {
@@ -81,6 +131,6 @@ function describeFailure(error: unknown): string {
  * Runs every conformance rule against the adapter, one after the other, and returns the report.
  * Rejects with `MemoryValidationError` naming the field when the options are invalid.
  */
-export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
-  return runRules(allRules, options);
+export async function runConformance(options: ConformanceOptions, hooks: ConformanceRunHooks = {}): Promise<ConformanceReport> {
+  return runRules(allRules, options, hooks);
 }

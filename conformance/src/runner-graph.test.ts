@@ -28,7 +28,7 @@ describe('the @memplane/conformance/runner entry', () => {
     const { files, packages } = packagesImportedFrom(fileURLToPath(new URL('./runner.ts', import.meta.url)));
     expect(files.length).toBeGreaterThan(20);
     expect([...packages].filter((name) => name.includes('vitest'))).toEqual([]);
-    expect([...packages].sort()).toEqual(['@memplane/core', 'jiti', 'node:crypto', 'node:fs', 'node:fs/promises', 'node:path', 'node:perf_hooks', 'node:url', 'node:util', 'node:assert/strict', 'zod'].sort());
+    expect([...packages].sort()).toEqual(['@memplane/core', 'commander', 'jiti', 'node:crypto', 'node:fs', 'node:fs/promises', 'node:path', 'node:perf_hooks', 'node:url', 'node:util', 'node:assert/strict', 'zod'].sort());
   });
 
   it('is told apart from the main entry, which does import vitest', () => {

@@ -2,8 +2,16 @@
  * The framework-free entry `@memplane/conformance/runner`: run the suite from code or a CLI,
  * without vitest anywhere in the import graph.
  */
-export { runConformance, runRules, type ConformanceReport, type ConformanceRuleResult } from './run-conformance';
+export {
+  runConformance,
+  runRules,
+  type ConformanceReport,
+  type ConformanceReportAdapter,
+  type ConformanceRuleResult,
+  type ConformanceRunHooks,
+} from './run-conformance';
 export { formatReport } from './format-report';
+export { formatJunitReport } from './format-junit-report';
 export { NotAMemoryAdapterError } from './assert-memory-adapter';
 export { loadConformanceModule, type LoadedConformanceModule } from './load-conformance-module';
 export {
@@ -12,6 +20,8 @@ export {
   runConformanceCli,
   type ConformanceCliIo,
 } from './cli/run-conformance-cli';
+export type { CliStream } from './cli/terminal-output';
+export { VERSION } from './version';
 export { defaultRuleTimeoutMs, validateConformanceOptions, type ConformanceOptions } from './conformance-options';
 export {
   allOf,

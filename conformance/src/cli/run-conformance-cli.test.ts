@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -6,7 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../run-conformance';
-import { runConformanceCli } from './run-conformance-cli';
+import { VERSION } from '../version';
+import { conformanceCliUsage, runConformanceCli } from './run-conformance-cli';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const packageRoot = here('../../');
@@ -21,11 +23,16 @@ const noFactoryFixture = here('../__fixtures__/modules/no-factory.ts');
 const workspaceSourcesTsconfig = here('../__fixtures__/tsconfig.workspace-sources.json');
 const coreSources = here('../../../packages/core/src/index.ts');
 
-function captureIo() {
+function captureIo(options: { stdoutTty?: boolean; stderrTty?: boolean; commandName?: string; env?: Record<string, string> } = {}) {
   const out: string[] = [];
   const err: string[] = [];
   return {
-    io: { stdout: { write: (text: string) => out.push(text) }, stderr: { write: (text: string) => err.push(text) } },
+    io: {
+      stdout: { write: (text: string) => out.push(text), isTTY: options.stdoutTty ?? false },
+      stderr: { write: (text: string) => err.push(text), isTTY: options.stderrTty ?? false },
+      env: options.env ?? {},
+      ...(options.commandName === undefined ? {} : { commandName: options.commandName }),
+    },
     stdout: () => out.join(''),
     stderr: () => err.join(''),
   };
@@ -44,28 +51,121 @@ function spawnCli(args: string[]): Promise<{ code: number; stdout: string; stder
 }
 
 describe('runConformanceCli (in process)', () => {
-  it('exits 2 with the usage on stderr for a missing module, an unknown flag or extra arguments', async () => {
+  let directory = '';
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
+  });
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('exits 2 naming the command for a missing module argument, an unknown flag or extra arguments, and prints nothing on stdout', async () => {
     for (const argv of [[], ['--nope', 'module.ts'], ['one.ts', 'two.ts']]) {
       const captured = captureIo();
       expect(await runConformanceCli(argv, captured.io)).toBe(2);
-      expect(captured.stderr()).toContain('Usage: memplane-conformance <module>');
+      expect(captured.stderr()).toMatch(/^memplane-conformance: error: /);
+      expect(captured.stderr()).toContain('Run `memplane-conformance --help` for the usage.');
       expect(captured.stdout()).toBe('');
     }
   });
 
-  it('prints the usage on stdout and exits 0 for --help', async () => {
+  it('prints the full usage on stdout and exits 0 for --help', async () => {
     const captured = captureIo();
     expect(await runConformanceCli(['--help'], captured.io)).toBe(0);
-    expect(captured.stdout()).toContain('--only prefix');
+    for (const text of ['Usage: memplane-conformance [options] <module>', '--export <name>', '--json <path>', '--junit <path>', '--only <prefix>', '--version', 'Exit codes: 0 no rule failed, 1 a rule failed, 2 a usage']) {
+      expect(captured.stdout()).toContain(text);
+    }
+    expect(conformanceCliUsage('memplane conformance')).toContain('Usage: memplane conformance [options] <module>');
   });
 
-  it('exits 2 for an --only prefix that names no rule, and 1 for a module without an adapter factory', async () => {
-    const badOnly = captureIo();
-    expect(await runConformanceCli([loaderFixture, '--only', 'nothing.like.this'], badOnly.io)).toBe(2);
-    expect(badOnly.stderr()).toContain('only.0');
-    const noFactory = captureIo();
-    expect(await runConformanceCli([noFactoryFixture], noFactory.io)).toBe(1);
-    expect(noFactory.stderr()).toContain('has no adapter factory');
+  it('prints the version for --version and -v, and exits 0', async () => {
+    for (const flag of ['--version', '-v']) {
+      const captured = captureIo();
+      expect(await runConformanceCli([flag], captured.io)).toBe(0);
+      expect(captured.stdout()).toBe(`${VERSION}\n`);
+    }
+  });
+
+  it('names the command it runs as: memplane conformance, never memplane-conformance', async () => {
+    for (const argv of [['--nope'], [join(directory, 'absent.ts')]]) {
+      const captured = captureIo({ commandName: 'memplane conformance' });
+      expect(await runConformanceCli(argv, captured.io)).toBe(2);
+      expect(captured.stderr()).toMatch(/^memplane conformance: /);
+      expect(captured.stderr()).not.toContain('memplane-conformance');
+    }
+  });
+
+  it('exits 2 for an --only prefix that names no rule, a missing module, a bad --export, and a module without a factory', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [[referenceEntry, '--only', 'nothing.like.this'], /--only nothing\.like\.this: names no conformance rule/],
+      [[join(directory, 'absent.ts')], /Conformance module not found/],
+      [[referenceEntry, '--export', 'createNothing'], /has no adapter factory: expected an export named `createNothing`/],
+      [[noFactoryFixture], /has no adapter factory/],
+    ];
+    for (const [argv, message] of cases) {
+      const captured = captureIo();
+      expect(await runConformanceCli(argv, captured.io)).toBe(2);
+      expect(captured.stderr()).toMatch(message);
+      expect(captured.stdout()).toBe('');
+    }
+  });
+
+  it('exits 2 with one clear error when the export does not return a MemoryAdapter', async () => {
+    const captured = captureIo();
+    expect(await runConformanceCli([loaderFixture], captured.io)).toBe(2);
+    expect(captured.stderr().trimEnd().split('\n')).toHaveLength(1);
+    expect(captured.stderr()).toMatch(/^memplane-conformance: MemoryConfigurationError \(MEMORY_CONFIGURATION\): createAdapter\(\) returned \{"origin":"default export"\}, which is not a MemoryAdapter: it lacks specificationVersion "v1"/);
+    expect(captured.stdout()).toBe('');
+  });
+
+  it('checks the --json and --junit paths before any rule runs, without creating anything', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--json', join(directory, 'missing-folder', 'report.json')], /^memplane-conformance: --json \S+: the report file is in a folder that does not exist/],
+      [['--junit', directory], /^memplane-conformance: --junit \S+: the report file is a folder\./],
+      [['--json', join(directory, 'same.xml'), '--junit', join(directory, 'same.xml')], /--json and --junit name the same file/],
+    ];
+    for (const [flags, message] of cases) {
+      const captured = captureIo();
+      expect(await runConformanceCli([referenceEntry, ...flags], captured.io)).toBe(2);
+      expect(captured.stderr()).toMatch(message);
+      expect(captured.stdout()).toBe('');
+    }
+    expect(existsSync(join(directory, 'missing-folder'))).toBe(false);
+    expect(existsSync(join(directory, 'same.xml'))).toBe(false);
+  });
+
+  it('shows progress only on a terminal stderr, and colours only a terminal stdout without NO_COLOR', async () => {
+    const argv = [referenceEntry, '--only', 'scope.isolation.companyId.query'];
+    const piped = captureIo();
+    expect(await runConformanceCli(argv, piped.io)).toBe(0);
+    expect(piped.stderr()).toBe('');
+    expect(piped.stdout()).toBe('PASS  scope.isolation.companyId.query\n1 passed, 0 failed, 0 skipped\n');
+    const terminal = captureIo({ stdoutTty: true, stderrTty: true });
+    expect(await runConformanceCli(argv, terminal.io)).toBe(0);
+    expect(terminal.stderr()).toContain('[1/1] scope.isolation.companyId.query');
+    expect(terminal.stdout()).toContain('\u001B[32mPASS\u001B[39m  scope.isolation.companyId.query');
+    const noColor = captureIo({ stdoutTty: true, env: { NO_COLOR: '1' } });
+    expect(await runConformanceCli(argv, noColor.io)).toBe(0);
+    expect(noColor.stdout()).toBe(piped.stdout());
+  });
+
+  it('writes a JSON report with the suite version, adapter key and capabilities, a timestamp and the Node version, and JUnit XML beside it', async () => {
+    const jsonPath = join(directory, 'report.json');
+    const junitPath = join(directory, 'junit.xml');
+    const captured = captureIo();
+    const before = Date.now();
+    expect(await runConformanceCli([referenceEntry, '--only', 'scope.isolation.companyId', '--json', jsonPath, '--junit', junitPath], captured.io)).toBe(0);
+    const report = JSON.parse(await readFile(jsonPath, 'utf8')) as ConformanceReport;
+    expect(report.suiteVersion).toBe(VERSION);
+    expect(report.nodeVersion).toBe(process.version);
+    expect(Date.parse(report.startedAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(report.adapter?.key).toBe('memory');
+    expect(report.adapter?.capabilities.correction).toBe(true);
+    const junit = await readFile(junitPath, 'utf8');
+    expect(junit).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="memplane conformance" tests="\d+" failures="0"/);
+    expect(junit.match(/<testcase /g)).toHaveLength(report.results.length);
+    expect(junit).toContain('<testcase classname="scope" name="scope.isolation.companyId.query"');
+    expect(junit).toContain('<property name="adapter.key" value="memory"/>');
   });
 });
 
@@ -98,5 +198,13 @@ describe('memplane-conformance (spawned)', () => {
     expect(code).toBe(1);
     expect(stdout).toMatch(/^FAIL {2}scope\.isolation\.companyId\.query: Expected a query in company B to return no records/m);
     expect(stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, [1-9]\d* failed, \d+ skipped$/);
+  }, 120_000);
+
+  it('prints its version and exits 0 for --version, and exits 2 for a missing module', async () => {
+    const version = await spawnCli(['--version']);
+    expect(version).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    const missing = await spawnCli([join(directory, 'absent.ts')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^memplane-conformance: MemoryConfigurationError \(MEMORY_CONFIGURATION\): Conformance module not found/);
   }, 120_000);
 });
