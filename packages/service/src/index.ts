@@ -1,5 +1,5 @@
 export { createMemoryService, type MemoryService, type MemoryServiceProviders } from './service/create-memory-service';
-export { defaultOperationLogBatchSize, type MemoryHydrationLimits, type MemoryServiceSettings } from './service/memory-service-settings';
+export { defaultOperationLogBatchSize, defaultRetentionFloorDays, type MemoryHydrationLimits, type MemoryServiceSettings } from './service/memory-service-settings';
 export type { MemoryServiceMetrics } from './service/service-internals';
 
 export { parseActor, referenceOf, type MemoryActor, type MemoryActorKind, type MemoryActorReference } from './actor/memory-actor';
@@ -25,12 +25,17 @@ export {
   type MemoryBindingTargetType,
   type ResolvedMemoryBinding,
 } from './bindings/memory-binding';
-export { isSecretReference, type SecretReference, type SecretResolver } from './bindings/secret-reference';
+export { isSecretReference, type SecretEnvironmentAllowList, type SecretReference, type SecretResolver } from './bindings/secret-reference';
+export { MemoryBindingRefusedError, type MemoryBindingRefusalRule } from './errors/memory-binding-refused-error';
+export { officialProviderEndpoints, type MemoryDestinationPolicy } from './security/provider-destinations';
+export { redactedText } from './security/secret-redactor';
+export type { MemoryProviderRegistration } from './providers/register-provider';
 export type { MemoryControlPlane } from './control/memory-control-plane';
 export type { CreateMemoryBindingInput, MemoryBindingTargetInput, UpdateMemoryBindingInput } from './control/binding-input';
 
 export type {
   MemoryProviderBuildContext,
+  MemoryProviderCheckContext,
   MemoryProviderDescription,
   MemoryProviderFactory,
   MemoryProviderOrigin,
@@ -128,6 +133,7 @@ export type {
 export type {
   MemoryActivityAction,
   MemoryActivityEntry,
+  MemoryActivitySubjectType,
   MemoryExtractionJobEntry,
   MemoryExtractionJobFilter,
   MemoryHookDeliveryEntry,

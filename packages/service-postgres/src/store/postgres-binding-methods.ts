@@ -64,6 +64,9 @@ export function createPostgresBindingMethods(connection: PostgresConnection, tab
     LIMIT 1`;
 
   return {
+    appendActivity: (entries) =>
+      bindingWrite('append activity', () => connection.transaction(async (client) => insertActivity(client, entries))),
+
     insertBinding: (binding, activity) =>
       bindingWrite('insert a binding', () =>
         connection.transaction(async (client) => {

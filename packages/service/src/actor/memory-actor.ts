@@ -22,6 +22,11 @@ export type MemoryActor =
       companyId: string;
       /** The person or key acting, for the audit trail. */
       userId?: string;
+      /**
+       * The member's role, as the host's authentication says. Under the default policy only an
+       * `admin` may prune the operation log; without a role, a member is not an admin.
+       */
+      role?: 'admin' | 'member';
     }
   | {
       /** An operator of the platform, reaching the companies they are granted. */
@@ -43,7 +48,12 @@ export type MemoryActorKind = MemoryActor['kind'];
 
 export const memoryActorSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('agent'), companyId: identifierSchema, agentId: identifierSchema }),
-  z.strictObject({ kind: z.literal('company'), companyId: identifierSchema, userId: identifierSchema.optional() }),
+  z.strictObject({
+    kind: z.literal('company'),
+    companyId: identifierSchema,
+    userId: identifierSchema.optional(),
+    role: z.enum(['admin', 'member']).optional(),
+  }),
   z.strictObject({
     kind: z.literal('operator'),
     operatorId: identifierSchema,

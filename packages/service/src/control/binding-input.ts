@@ -31,7 +31,10 @@ export interface CreateMemoryBindingInput {
 
 /** Changes a binding. Fields left out stay as they are. */
 export interface UpdateMemoryBindingInput {
-  /** A new key (the id, targets and log entries stay). */
+  /**
+   * The key is immutable: a different key is refused with `MemoryValidationError` (field
+   * `key`); the same key is accepted and changes nothing.
+   */
   key?: string;
   /** A new provider; the adapter is rebuilt and the capabilities are read again. */
   providerId?: string;
@@ -80,3 +83,8 @@ export const targetInputSchema = z.discriminatedUnion('targetType', [
   z.strictObject({ targetType: z.literal('company') }),
   z.strictObject({ targetType: z.literal('agent'), agentId: identifierSchema }),
 ]);
+
+/** A page of the activity log; `undefined` reads the first page, anything else that is not such an object is refused. */
+export const activityRequestSchema = z
+  .strictObject({ cursor: z.string().min(1).max(4096).optional(), limit: z.number().int().min(1).max(200).optional() })
+  .optional();

@@ -12,7 +12,10 @@ describe('control plane', () => {
 
   beforeEach(async () => {
     environment = { ACME_MARKDOWN_SECRET: 'a-cursor-secret-of-some-length' };
-    ({ service, cleanUp } = await createTestService({ environment }));
+    ({ service, cleanUp } = await createTestService({
+      environment,
+      secretEnvironment: { acme: ['ACME_MARKDOWN_SECRET', 'MISSING_VARIABLE', 'ROTATED_SECRET_LATER'] },
+    }));
   });
   afterEach(async () => cleanUp());
 
@@ -71,12 +74,12 @@ describe('control plane', () => {
     // A provider with a static manifest is not built when saved: a missing secret shows at first use,
     // and a failed build is not cached, so setting the variable is enough.
     const received: unknown[] = [];
-    service.providers.register({
+    await service.providers.register(as(actors.acmeOperator, { companyId: 'acme' }), {
       providerId: 'keyed',
       description: 'needs an API key',
       capabilities: {},
       secretFields: ['apiKey'],
-      create: (config) => {
+      create: (config: Record<string, unknown>) => {
         received.push(config.apiKey);
         return createMemoryAdapter();
       },

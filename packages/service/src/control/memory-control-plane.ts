@@ -1,16 +1,26 @@
-import { identifierSchema, parseInput, stableStringify, type MemoryAdapter, type MemoryAdapterCapabilities } from '@memplane/core';
-import { referenceOf } from '../actor/memory-actor';
+import {
+  identifierSchema,
+  MemoryValidationError,
+  parseInput,
+  stableStringify,
+  type MemoryAdapter,
+  type MemoryAdapterCapabilities,
+} from '@memplane/core';
+import { activityEntry } from '../audit/activity-entry';
 import { noCaptureHooks, type MemoryBinding, type MemoryBindingTarget, type ResolvedMemoryBinding } from '../bindings/memory-binding';
 import { resolveBinding } from '../bindings/resolve-binding';
-import { assertNoPlainSecrets } from '../bindings/secret-reference';
+import { checkSecretReferences } from '../bindings/secret-reference';
 import { MemoryBindingNotFoundError } from '../errors/memory-binding-not-found-error';
+import { MemoryBindingRefusedError } from '../errors/memory-binding-refused-error';
 import { readPage, type MemoryExplorerPage } from '../explorer/explorer-pages';
 import { authorizeCompany } from '../policy/authorize-company';
 import type { MemoryProviderDescription } from '../providers/memory-provider-factory';
 import type { MemoryCallContext } from '../runtime/call-context';
 import type { ServiceInternals } from '../service/service-internals';
+import { checkBindingConfig } from '../providers/binding-rules';
 import type { MemoryActivityAction, MemoryActivityEntry } from '../store/memory-service-records';
 import {
+  activityRequestSchema,
   bindingKeySchema,
   createBindingInputSchema,
   targetInputSchema,
@@ -57,29 +67,36 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
     subject: { type: 'binding' | 'target'; id: string },
     before: unknown,
     after: unknown,
-  ): MemoryActivityEntry => ({
-    id: internals.createId('act'),
-    companyId,
-    actor: referenceOf(context.actor),
-    action,
-    subjectType: subject.type,
-    subjectId: subject.id,
-    before: before ?? null,
-    after: after ?? null,
-    createdAt: internals.now(),
-  });
-
+  ): MemoryActivityEntry => activityEntry(internals, context.actor, companyId, action, subject, before, after);
   async function capabilitiesOf(draft: MemoryBinding): Promise<{ capabilities: MemoryAdapterCapabilities; adapter?: MemoryAdapter }> {
     const factory = registry.require(draft.providerId);
-    assertNoPlainSecrets(draft.config, factory.secretFields);
+    await checkBindingConfig(internals.bindingRules, draft, factory);
     if (factory.configSchema !== undefined) parseInput(factory.configSchema, draft.config, 'binding config', 'config');
+    // The operator's secret rules, for this company: refused references never reach a build.
+    internals.redactor.add(await checkSecretReferences(draft.config, internals.bindingRules.secrets, { companyId: draft.companyId, bindingKey: draft.key }));
     const declared = factory.capabilities ?? (await factory.loadCapabilities?.());
     if (declared !== undefined) return { capabilities: { ...declared } };
     // Building the adapter checks the config end to end (secrets included) before anything is saved.
     const adapter = await internals.adapters.build(draft);
     return { capabilities: { ...adapter.capabilities }, adapter };
   }
-
+  // A refusal by the operator's rules is itself logged (field and rule, never a value); every
+  // error leaves with resolved secrets redacted.
+  async function checked<Result>(companyId: string, draft: Pick<MemoryBinding, 'key' | 'providerId' | 'id'>, work: () => Promise<Result>): Promise<Result> {
+    try {
+      return await work();
+    } catch (error) {
+      if (MemoryBindingRefusedError.isInstance(error)) {
+        const refusal = { key: draft.key, providerId: draft.providerId, rule: error.rule, field: error.field, message: error.issues[0]?.message };
+        try {
+          await store.appendActivity([activity(companyId, 'binding.refused', { type: 'binding', id: draft.id }, null, refusal)]);
+        } catch (logError) {
+          internals.reportBackgroundError(logError, 'appendActivity');
+        }
+      }
+      throw internals.redactor.redactError(error);
+    }
+  }
   // The adapter built to read a manifest serves the saved binding; if the save fails, it is closed.
   async function saveThenAdopt(binding: MemoryBinding, adapter: MemoryAdapter | undefined, save: () => Promise<void>): Promise<void> {
     try {
@@ -121,24 +138,32 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
         createdAt: now,
         updatedAt: now,
       };
-      const { capabilities, adapter } = await capabilitiesOf(draft);
-      const binding = { ...draft, capabilities };
-      await saveThenAdopt(binding, adapter, () =>
-        store.insertBinding(binding, [activity(companyId, 'binding.created', { type: 'binding', id: binding.id }, null, binding)]),
-      );
-      return binding;
+      return checked(companyId, draft, async () => {
+        const { capabilities, adapter } = await capabilitiesOf(draft);
+        const binding = { ...draft, capabilities };
+        await saveThenAdopt(binding, adapter, () =>
+          store.insertBinding(binding, [activity(companyId, 'binding.created', { type: 'binding', id: binding.id }, null, binding)]),
+        );
+        return binding;
+      });
     },
 
     async updateBinding(key, input) {
       const valid = parseInput(updateBindingInputSchema, input, 'binding change');
       const companyId = await company('bindings.write');
       const existing = await requireBinding(companyId, key);
+      // The key is the binding's stable name in targets, logs and cost events: it never changes.
+      if (valid.key !== undefined && valid.key !== existing.key) {
+        throw new MemoryValidationError({
+          target: 'binding change',
+          issues: [{ path: 'key', message: 'is immutable: create a binding under the new key and point the targets at it' }],
+        });
+      }
       const { quota: _previousQuota, ...unquoted } = existing;
       const quota = valid.quota === undefined ? existing.quota : (valid.quota ?? undefined);
       const next: MemoryBinding = {
         ...unquoted,
         ...(quota === undefined ? {} : { quota }),
-        ...(valid.key === undefined ? {} : { key: valid.key }),
         ...(valid.providerId === undefined ? {} : { providerId: valid.providerId }),
         ...(valid.config === undefined ? {} : { config: valid.config }),
         ...(valid.enabled === undefined ? {} : { enabled: valid.enabled }),
@@ -148,14 +173,16 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
       };
       const providerChanged =
         next.providerId !== existing.providerId || stableStringify(next.config) !== stableStringify(existing.config);
-      let adapter: MemoryAdapter | undefined;
-      if (providerChanged) ({ capabilities: next.capabilities, adapter } = await capabilitiesOf(next));
-      await saveThenAdopt(next, adapter, () =>
-        store.updateBinding(next, valid.expectedRevision ?? existing.revision, [
-          activity(companyId, 'binding.updated', { type: 'binding', id: next.id }, existing, next),
-        ]),
-      );
-      return next;
+      return checked(companyId, next, async () => {
+        let adapter: MemoryAdapter | undefined;
+        if (providerChanged) ({ capabilities: next.capabilities, adapter } = await capabilitiesOf(next));
+        await saveThenAdopt(next, adapter, () =>
+          store.updateBinding(next, valid.expectedRevision ?? existing.revision, [
+            activity(companyId, 'binding.updated', { type: 'binding', id: next.id }, existing, next),
+          ]),
+        );
+        return next;
+      });
     },
 
     async deleteBinding(key) {
@@ -184,6 +211,7 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
 
     async setTarget(target, bindingKey) {
       const validTarget = parseInput(targetInputSchema, target, 'binding target', 'target');
+      parseInput(bindingKeySchema, bindingKey, 'binding key', 'bindingKey');
       const companyId = await company('bindings.write');
       const binding = await requireBinding(companyId, bindingKey);
       const targetId = targetIdOf(companyId, validTarget);
@@ -224,9 +252,10 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
       return resolveBinding(store, companyId, validAgent);
     },
 
-    async listActivity(request = {}) {
+    async listActivity(request) {
+      const valid = parseInput(activityRequestSchema, request, 'activity request', typeof request === 'object' && request !== null ? '' : 'request') ?? {};
       const companyId = await company('bindings.read');
-      return readPage(internals.codec, { companyId, listing: 'activity', filter: null }, request, (page) =>
+      return readPage(internals.codec, { companyId, listing: 'activity', filter: null }, valid, (page) =>
         store.listActivity(companyId, page),
       );
     },

@@ -12,6 +12,7 @@ describe('metrics from the operation log', () => {
     const faults = createMemoryAdapterFaults();
     const created = await createTestService({
       providers: [{ providerId: 'faulty-memory', description: 'memory with a fault switch', create: () => createMemoryAdapter({ faults }) }],
+      operationLog: { retentionFloorDays: 0 },
     });
     cleanUp = created.cleanUp;
     await bindCompanyDefault(created.service, actors.acmeAdmin, 'default', 'faulty-memory');
@@ -75,7 +76,9 @@ describe('metrics from the operation log', () => {
     await service.runtime(as(actors.scout)).query({ query: 'elsewhere' });
     const explorer = service.explorer(as(actors.acmeAdmin));
     expect((await explorer.metrics()).totals.operations).toBe(1);
-    const pruned = await service.pruneOperationLog(as(actors.acmeAdmin), { before: '2030-01-01T00:00:00Z' });
+    // Just after the newest entry: prunes are never in the future.
+    const newest = (await explorer.listOperations()).items[0]!.createdAt;
+    const pruned = await service.pruneOperationLog(as(actors.acmeAdmin), { before: new Date(Date.parse(newest) + 1).toISOString() });
     expect(pruned.companies).toEqual([{ companyId: 'acme', deleted: 1, operationId: expect.stringMatching(/^op_/) }]);
     expect(await explorer.metrics()).toMatchObject({ bindings: [], totals: { operations: 0, recallHitRate: null } });
     expect((await service.explorer(as(actors.globexAdmin)).metrics()).totals.operations).toBe(1);

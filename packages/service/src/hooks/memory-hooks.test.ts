@@ -79,7 +79,7 @@ describe('hooks', () => {
 
     it('drops what a leaking provider returns from another company', async () => {
       const leaky = createLeakyProvider();
-      service.providers.register(leaky.factory);
+      await service.providers.register(as(actors.acmeOperator, { companyId: 'acme' }), leaky.factory);
       await bindCompanyDefault(service, actors.globexAdmin, 'default', 'leaky');
       await service.control(as(actors.acmeAdmin)).updateBinding('default', { providerId: 'leaky' });
       await service.runtime(as(actors.globexAdmin)).upsertRecords({ records: [{ text: 'Globex launch code 0000.' }] });

@@ -23,7 +23,8 @@ export type MemoryServiceOperation =
   | 'explorer.read'
   | 'costs.read'
   | 'finance.write'
-  | 'log.prune';
+  | 'log.prune'
+  | 'providers.write';
 
 /** The runtime operations, the ones agents and their tools use. */
 export const runtimeOperations: ReadonlySet<MemoryServiceOperation> = new Set([
@@ -61,11 +62,16 @@ export type MemoryAuthorize = (
 
 const allowed: MemoryPolicyDecision = { allowed: true };
 
+/** The operations only operators and the system may perform: registering or replacing a provider. */
+export const operatorOperations: ReadonlySet<MemoryServiceOperation> = new Set(['providers.write']);
+
 /**
  * The default policy:
  * - an agent reaches only its own company, and only the runtime operations (no binding
  *   changes, no explorer, no hook emission: the platform emits hooks);
- * - a company member reaches only its own company, every operation;
+ * - a company member reaches only its own company, every operation but two: pruning the
+ *   operation log (`log.prune`) needs `role: 'admin'`, and registering or replacing a provider
+ *   (`providers.write`) is for operators and the system only;
  * - an operator reaches only the companies in `grantedCompanyIds`, every operation;
  * - the system reaches every company.
  * Compose your own policy with it: `(actor, operation, scope) => myRule(...) && defaultAuthorize(actor, operation, scope)`.
@@ -85,6 +91,12 @@ export const defaultAuthorize: MemoryAuthorize = (actor, operation, scope) => {
       }
       if (actor.kind === 'agent' && !runtimeOperations.has(operation)) {
         return { allowed: false, reason: `agents may not use ${operation}` };
+      }
+      if (operatorOperations.has(operation)) {
+        return { allowed: false, reason: `only operators may use ${operation}` };
+      }
+      if (operation === 'log.prune' && (actor.kind !== 'company' || actor.role !== 'admin')) {
+        return { allowed: false, reason: 'only company admins and operators may prune the operation log' };
       }
       return allowed;
     }

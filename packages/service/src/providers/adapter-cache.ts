@@ -1,7 +1,7 @@
-import { join } from 'node:path';
 import { MemoryConfigurationError, stableStringify, type MemoryAdapter } from '@memplane/core';
 import type { MemoryBinding } from '../bindings/memory-binding';
-import { assertNoPlainSecrets, resolveSecrets, type SecretSources } from '../bindings/secret-reference';
+import { resolveSecrets } from '../bindings/secret-reference';
+import { checkBindingConfig, type BindingRules } from './binding-rules';
 import type { MemoryProviderRegistry } from './provider-registry';
 
 /** Adapter instances per binding, rebuilt when the binding's provider or config changes. */
@@ -29,18 +29,12 @@ interface CacheEntry {
   built?: MemoryAdapter;
 }
 
-// File names derived from ids: anything outside a safe set is escaped, so ids never form paths.
-function safeSegment(value: string): string {
-  return encodeURIComponent(value).replace(/\./g, '%2E');
-}
-
 const fingerprintOf = (binding: MemoryBinding) => `${binding.providerId}\u0000${stableStringify(binding.config)}`;
 
 /** Creates the cache. */
 export function createAdapterCache(options: {
   registry: MemoryProviderRegistry;
-  secrets: SecretSources;
-  dataDirectory: string | undefined;
+  rules: BindingRules;
 }): AdapterCache {
   const entries = new Map<string, CacheEntry>();
   // Replaced adapters may still serve calls in flight, so they are only closed with the service.
@@ -53,18 +47,11 @@ export function createAdapterCache(options: {
         message: `Binding "${binding.key}" names provider "${binding.providerId}", which is not registered.`,
       });
     }
-    assertNoPlainSecrets(binding.config, factory.secretFields);
-    const config = await resolveSecrets(binding.config, options.secrets, { companyId: binding.companyId, bindingKey: binding.key });
-    const adapter = await factory.create(config, {
-      companyId: binding.companyId,
-      bindingId: binding.id,
-      bindingKey: binding.key,
-      dataDirectory: options.dataDirectory,
-      bindingDirectory:
-        options.dataDirectory === undefined
-          ? undefined
-          : join(options.dataDirectory, safeSegment(binding.providerId), safeSegment(binding.companyId), safeSegment(binding.id)),
-    });
+    // The operator's rules apply at every build, so a narrowed allow-list fails closed.
+    const { checkDestination: _check, ...context } = await checkBindingConfig(options.rules, binding, factory);
+    const resolved = await resolveSecrets(binding.config, options.rules.secrets, { companyId: binding.companyId, bindingKey: binding.key });
+    options.rules.redactor.add(resolved.values);
+    const adapter = await factory.create(resolved.config, context);
     if (typeof adapter !== 'object' || adapter === null || typeof adapter.query !== 'function') {
       throw new MemoryConfigurationError({ message: `Provider "${binding.providerId}" did not return a MemoryAdapter.` });
     }

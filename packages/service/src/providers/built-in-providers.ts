@@ -1,8 +1,8 @@
-import { isAbsolute, relative, resolve } from 'node:path';
-import { MemoryValidationError } from '@memplane/core';
 import { createMarkdownAdapter, type MarkdownAdapterSettings } from '@memplane/markdown';
 import { createMemoryAdapter, type MemoryAdapterSettings } from '@memplane/memory';
 import { z } from 'zod';
+import { MemoryBindingRefusedError } from '../errors/memory-binding-refused-error';
+import { confinePath } from '../security/confined-path';
 import type { MemoryProviderBuildContext, MemoryProviderFactory } from './memory-provider-factory';
 import { secretReferenceSchema } from './secret-reference-schema';
 
@@ -23,27 +23,24 @@ export const memoryProviderFactory: MemoryProviderFactory = {
 
 function markdownRoot(configured: unknown, context: MemoryProviderBuildContext): string {
   const refuse = (message: string): never => {
-    throw new MemoryValidationError({ target: 'binding config', issues: [{ path: 'config.root', message }] });
+    throw new MemoryBindingRefusedError({ rule: 'markdown.root', companyId: context.companyId, field: 'config.root', message });
   };
-  if (configured === undefined) {
-    return context.bindingDirectory ?? refuse('is required when the service has no dataDirectory');
+  if (context.companyDirectory === undefined) {
+    return refuse("needs the service's dataDirectory: markdown files live in the company's folder under it");
   }
-  if (typeof configured !== 'string') return refuse('must be a path');
-  if (context.dataDirectory === undefined) {
-    return isAbsolute(configured) ? configured : refuse('must be absolute when the service has no dataDirectory');
-  }
-  // A binding's files must stay under the service's data directory, so a company's config can
-  // never point its provider at another company's folder.
-  const root = resolve(context.dataDirectory, configured);
-  const inside = relative(context.dataDirectory, root);
-  if (inside.startsWith('..') || isAbsolute(inside)) return refuse('must stay inside the service dataDirectory');
-  return root;
+  if (configured !== undefined && typeof configured !== 'string') return refuse('must be a path');
+  // The company's folder, never the data directory: one company's config can never reach
+  // another company's files, through `..`, an absolute path or a symbolic link.
+  const confined = confinePath(context.companyDirectory, configured ?? context.bindingDirectory ?? context.companyDirectory);
+  return 'path' in confined ? confined.path : refuse(confined.refused);
 }
 
 /**
  * `markdown`: the built-in local provider (@memplane/markdown), markdown files as the source of
- * truth with a derived SQLite index. `root` defaults to the binding's folder under the service's
- * `dataDirectory`; a relative `root` is resolved there and may not leave it.
+ * truth with a derived SQLite index. It needs the service's `dataDirectory`. `root` defaults to
+ * the binding's folder; a relative `root` is resolved in the company's folder
+ * (`<dataDirectory>/markdown/<company>`), and no `root` may leave that folder, lexically or
+ * through a symbolic link (`MemoryBindingRefusedError`, rule `markdown.root`).
  */
 export const markdownProviderFactory: MemoryProviderFactory = {
   providerId: 'markdown',
@@ -59,6 +56,9 @@ export const markdownProviderFactory: MemoryProviderFactory = {
       .optional(),
   }),
   secretFields: ['cursorSecret'],
+  checkConfig: (config, context) => {
+    markdownRoot(config.root, context);
+  },
   create: (config, context) => {
     const { root, ...rest } = config;
     return createMarkdownAdapter({ ...(rest as Omit<MarkdownAdapterSettings, 'root'>), root: markdownRoot(root, context) });

@@ -1,4 +1,5 @@
-import { MemoryConfigurationError, type MemoryAdapter, type MemoryAdapterCapabilities } from '@memplane/core';
+import { MemoryConfigurationError, MemoryValidationError, type MemoryAdapter, type MemoryAdapterCapabilities } from '@memplane/core';
+import { officialProviderEndpoints } from '../security/provider-destinations';
 import type { MemoryProviderFactory } from './memory-provider-factory';
 
 /** Loads a package by name; the default is a dynamic `import()`. Tests and bundlers may pass their own. */
@@ -16,8 +17,31 @@ export interface HostedProviderPackage {
   capabilitiesExport?: string;
   /** Dotted config paths that hold secrets. */
   secretFields: readonly string[];
+  /**
+   * Config fields that must be set (as secret references), because the adapter would otherwise
+   * fall back to the host's own environment (`MEM0_API_KEY`, the AWS default credential chain).
+   */
+  requiredFields: readonly string[];
+  /** The config field that says where requests go: `baseURL` (mem0, Supermemory) or `endpoint` (AgentCore). */
+  destinationField: 'baseURL' | 'endpoint';
+  /**
+   * Where requests go when the field is not set, or undefined when that cannot be known from
+   * the config (then the binding is refused: the service checks every destination).
+   */
+  defaultDestination(config: Record<string, unknown>): string | undefined;
+  /** Whether the default destination is written into the settings the adapter gets, so the adapter's own environment fallbacks never apply. */
+  passDefaultDestination: boolean;
   /** One line about it. */
   description: string;
+}
+
+const regionPattern = /^[a-z]{2}(-[a-z]+)+-\d+$/;
+
+/** The AgentCore endpoint of a region, as the AWS SDK's endpoint rules build it. */
+function agentCoreEndpointOf(config: Record<string, unknown>): string | undefined {
+  const region = config.region;
+  if (typeof region !== 'string' || !regionPattern.test(region)) return undefined;
+  return `https://bedrock-agentcore.${region}.${region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com'}`;
 }
 
 /** The hosted adapters the service knows by provider id. */
@@ -28,6 +52,10 @@ export const hostedProviderPackages: readonly HostedProviderPackage[] = [
     factoryExport: 'createMem0Adapter',
     capabilitiesExport: 'mem0Capabilities',
     secretFields: ['apiKey'],
+    requiredFields: ['apiKey'],
+    destinationField: 'baseURL',
+    defaultDestination: () => officialProviderEndpoints.mem0![0],
+    passDefaultDestination: true,
     description: 'mem0 Platform (@memplane/mem0, installed separately).',
   },
   {
@@ -36,6 +64,11 @@ export const hostedProviderPackages: readonly HostedProviderPackage[] = [
     factoryExport: 'createSupermemoryAdapter',
     capabilitiesExport: 'supermemoryCapabilities',
     secretFields: ['apiKey'],
+    requiredFields: ['apiKey'],
+    destinationField: 'baseURL',
+    // Passed explicitly: the adapter would otherwise read SUPERMEMORY_BASE_URL from the host.
+    defaultDestination: () => officialProviderEndpoints.supermemory![0],
+    passDefaultDestination: true,
     description: 'Supermemory (@memplane/supermemory, installed separately).',
   },
   {
@@ -44,6 +77,11 @@ export const hostedProviderPackages: readonly HostedProviderPackage[] = [
     factoryExport: 'createAgentCoreAdapter',
     capabilitiesExport: 'agentCoreCapabilities',
     secretFields: ['credentials.accessKeyId', 'credentials.secretAccessKey', 'credentials.sessionToken'],
+    requiredFields: ['credentials'],
+    destinationField: 'endpoint',
+    // Without `endpoint` the SDK derives it from `region`; without either it would read AWS_REGION.
+    defaultDestination: agentCoreEndpointOf,
+    passDefaultDestination: false,
     description: 'AWS Bedrock AgentCore Memory (@memplane/agentcore, installed separately).',
   },
 ];
@@ -56,6 +94,38 @@ type AdapterFactoryFunction = (settings: Record<string, unknown>) => MemoryAdapt
 interface LoadedPackage {
   create: AdapterFactoryFunction;
   capabilities: MemoryAdapterCapabilities | undefined;
+}
+
+/**
+ * Checks a hosted binding config: every required field is set (the adapter never falls back to
+ * the host's environment), and the destination (the configured one, else the default) is on the
+ * operator's allow-list.
+ */
+function checkHostedConfig(hosted: HostedProviderPackage, config: Record<string, unknown>, checkDestination: (field: string, url: unknown) => void): void {
+  const missing = hosted.requiredFields.filter((field) => config[field] === undefined || config[field] === null);
+  if (missing.length > 0) {
+    throw new MemoryValidationError({
+      target: 'binding config',
+      issues: missing.map((field) => ({
+        path: `config.${field}`,
+        message: "is required, as a secret reference: the service never lets an adapter fall back to the host's own credentials",
+      })),
+    });
+  }
+  const field = `config.${hosted.destinationField}`;
+  const configured = config[hosted.destinationField];
+  if (configured !== undefined) {
+    checkDestination(field, configured);
+    return;
+  }
+  const fallback = hosted.defaultDestination(config);
+  if (fallback === undefined) {
+    throw new MemoryValidationError({
+      target: 'binding config',
+      issues: [{ path: 'config.region', message: `is required (or ${field}), so the service can check where requests go` }],
+    });
+  }
+  checkDestination(field, fallback);
 }
 
 /**
@@ -100,9 +170,13 @@ export function createHostedProviderFactory(
     async loadCapabilities() {
       return (await load()).capabilities;
     },
+    checkConfig(config, context) {
+      checkHostedConfig(hosted, config, context.checkDestination);
+    },
     async create(config) {
       const loaded = await load();
-      return loaded.create(config);
+      const destination = config[hosted.destinationField] ?? (hosted.passDefaultDestination ? hosted.defaultDestination(config) : undefined);
+      return loaded.create(destination === undefined ? config : { ...config, [hosted.destinationField]: destination });
     },
   };
 }

@@ -14,8 +14,22 @@ export interface MemoryProviderBuildContext {
    * undefined when the service has no `dataDirectory`. Local providers keep their files there.
    */
   bindingDirectory: string | undefined;
+  /**
+   * The company's folder for this provider (`<dataDirectory>/<providerId>/<company>`), or
+   * undefined without a `dataDirectory`. A local provider's files must stay inside it.
+   */
+  companyDirectory: string | undefined;
   /** The service's data directory, when it has one. */
   dataDirectory: string | undefined;
+}
+
+/** What a factory's `checkConfig` receives: the build context and the operator's endpoint allow-list. */
+export interface MemoryProviderCheckContext extends MemoryProviderBuildContext {
+  /**
+   * Checks an endpoint against the operator's allow-list (and the private-network rule); throws
+   * `MemoryBindingRefusedError` (rule `destination`) naming `field`.
+   */
+  checkDestination(field: string, url: unknown): void;
 }
 
 /**
@@ -42,6 +56,13 @@ export interface MemoryProviderFactory {
   capabilities?: MemoryAdapterCapabilities;
   /** Like `capabilities`, for factories that must load something first (a hosted adapter package). */
   loadCapabilities?(): Promise<MemoryAdapterCapabilities | undefined>;
+  /**
+   * Checks a binding config against the operator's rules, with secrets still as references:
+   * where the provider will send requests, where a local provider keeps its files. Called when
+   * a binding is created or changed and again before every adapter build, so a narrowed rule
+   * fails closed. Throws a typed error naming the field.
+   */
+  checkConfig?(config: Record<string, unknown>, context: MemoryProviderCheckContext): void | Promise<void>;
   /** Builds the adapter from the config, secrets already resolved. May be async (to load an SDK). */
   create(config: Record<string, unknown>, context: MemoryProviderBuildContext): MemoryAdapter | Promise<MemoryAdapter>;
 }

@@ -29,6 +29,7 @@ describe('provider registry', () => {
     const settingsSeen: unknown[] = [];
     const service = await start({
       environment: { MEM0_API_KEY: 'm0-test-key' },
+      secretEnvironment: { acme: ['MEM0_API_KEY'] },
       loadProviderModule: async (packageName) => {
         loaded.push(packageName);
         return {
@@ -48,12 +49,15 @@ describe('provider registry', () => {
     await service.runtime(as(actors.planner)).list();
     await service.runtime(as(actors.planner)).list();
     expect(loaded).toEqual(['@memplane/mem0']);
-    expect(settingsSeen).toEqual([{ apiKey: 'm0-test-key' }]);
+    // The official endpoint is passed explicitly, so the adapter never falls back to the host's environment.
+    expect(settingsSeen).toEqual([{ apiKey: 'm0-test-key', baseURL: 'https://api.mem0.ai' }]);
   });
 
   it('says what to install when a hosted package is missing, and tries again later', async () => {
     let installed = false;
     const service = await start({
+      environment: { X: 'x-value' },
+      secretEnvironment: { acme: ['X'] },
       loadProviderModule: async (packageName) => {
         if (!installed) throw new TypeError(`Cannot find package '${packageName}'`);
         return { createSupermemoryAdapter: () => createMemoryAdapter() };
@@ -64,30 +68,34 @@ describe('provider registry', () => {
       'Provider "supermemory" needs @memplane/supermemory: run `npm install @memplane/supermemory`.',
     );
     installed = true;
-    await expect(admin.createBinding({ key: 'sm', providerId: 'supermemory', config: {} })).resolves.toMatchObject({ capabilities: memoryAdapterCapabilities });
+    await expect(admin.createBinding({ key: 'sm', providerId: 'supermemory', config: { apiKey: { $secret: { env: 'X' } } } })).resolves.toMatchObject({
+      capabilities: memoryAdapterCapabilities,
+    });
   });
 
-  it('lets plugins register providers, and refuses duplicates and malformed factories', async () => {
+  it('lets operators register providers, and refuses duplicates and malformed factories', async () => {
     const service = await start({});
+    const operator = as(actors.acmeOperator, { companyId: 'acme' });
     const plugin = { providerId: 'acme-kb', description: 'Acme knowledge base', create: () => createMemoryAdapter() };
-    service.providers.register(plugin);
+    await service.providers.register(operator, plugin);
     expect(service.providers.list()).toContainEqual({ providerId: 'acme-kb', description: 'Acme knowledge base', origin: 'registered' });
-    expect(() => service.providers.register(plugin)).toThrow(expect.objectContaining({ code: 'MEMORY_CONFIGURATION' }) as Error);
-    service.providers.register(plugin, { replace: true });
-    expect(() => service.providers.register({ ...plugin, providerId: 'Bad Id' })).toThrow(expect.objectContaining({ field: 'factory.providerId' }) as Error);
+    await expect(service.providers.register(operator, plugin)).rejects.toMatchObject({ code: 'MEMORY_CONFIGURATION' });
+    await service.providers.register(operator, plugin, { replace: true });
+    await expect(service.providers.register(operator, { ...plugin, providerId: 'Bad Id' })).rejects.toMatchObject({ field: 'factory.providerId' });
     await bindCompanyDefault(service, actors.acmeAdmin, 'kb', 'acme-kb');
     await expect(service.runtime(as(actors.planner)).list()).resolves.toMatchObject({ providerId: 'acme-kb' });
   });
 
-  it('refuses a markdown root outside the data directory, and one that is relative without a data directory', async () => {
+  it('refuses a markdown root outside the company folder, and any markdown binding without a data directory', async () => {
     const service = await start({});
     const admin = service.control(as(actors.acmeAdmin));
     await expect(admin.createBinding({ key: 'escape', providerId: 'markdown', config: { root: '../elsewhere' } })).rejects.toMatchObject({ field: 'config.root' });
     await expect(admin.createBinding({ key: 'inside', providerId: 'markdown', config: { root: 'shared/acme' } })).resolves.toMatchObject({ key: 'inside' });
     const { service: bare, cleanUp: closeBare } = await createTestService({ dataDirectory: undefined });
-    await expect(bare.control(as(actors.acmeAdmin)).createBinding({ key: 'md', providerId: 'markdown' })).rejects.toMatchObject({
+    await expect(bare.control(as(actors.acmeAdmin)).createBinding({ key: 'md', providerId: 'markdown', config: { root: '/tmp/anywhere' } })).rejects.toMatchObject({
       field: 'config.root',
-      message: expect.stringContaining('required when the service has no dataDirectory'),
+      rule: 'markdown.root',
+      message: expect.stringContaining("needs the service's dataDirectory"),
     });
     await closeBare();
   });

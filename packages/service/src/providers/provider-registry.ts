@@ -13,6 +13,8 @@ export interface MemoryProviderRegistry {
    * pick the new factory up the next time their adapter is built.
    */
   register(factory: MemoryProviderFactory, options?: { replace?: boolean }): void;
+  /** Throws what `register` would throw, registering nothing. */
+  validate(factory: MemoryProviderFactory, options?: { replace?: boolean }): void;
   /** The factory of a provider id, or undefined. */
   get(providerId: string): MemoryProviderFactory | undefined;
   /** The factory of a provider id, or `MemoryValidationError` naming `providerId`. */
@@ -29,22 +31,32 @@ export function createProviderRegistry(loadModule?: ProviderModuleLoader): Memor
     entries.set(hosted.providerId, { factory: createHostedProviderFactory(hosted, loadModule), origin: 'hosted' });
   }
 
+  function validate(factory: MemoryProviderFactory, options: { replace?: boolean } = {}): void {
+    if (typeof factory !== 'object' || factory === null || typeof factory.create !== 'function') {
+      throw new MemoryValidationError({ target: 'provider factory', issues: [{ path: 'factory.create', message: 'must be a function' }] });
+    }
+    if (typeof factory.description !== 'string' || (factory.checkConfig !== undefined && typeof factory.checkConfig !== 'function')) {
+      throw new MemoryValidationError({
+        target: 'provider factory',
+        issues: [{ path: typeof factory.description !== 'string' ? 'factory.description' : 'factory.checkConfig', message: typeof factory.description !== 'string' ? 'must be a string' : 'must be a function' }],
+      });
+    }
+    if (typeof factory.providerId !== 'string' || !providerIdPattern.test(factory.providerId)) {
+      throw new MemoryValidationError({
+        target: 'provider factory',
+        issues: [{ path: 'factory.providerId', message: 'must be 1 to 64 of a-z, 0-9 and -, starting with a letter' }],
+      });
+    }
+    if (entries.has(factory.providerId) && options.replace !== true) {
+      throw new MemoryConfigurationError({
+        message: `Provider "${factory.providerId}" is already registered; pass { replace: true } to replace it.`,
+      });
+    }
+  }
   return {
+    validate,
     register(factory, options = {}) {
-      if (typeof factory !== 'object' || factory === null || typeof factory.create !== 'function') {
-        throw new MemoryValidationError({ target: 'provider factory', issues: [{ path: 'factory.create', message: 'must be a function' }] });
-      }
-      if (!providerIdPattern.test(factory.providerId)) {
-        throw new MemoryValidationError({
-          target: 'provider factory',
-          issues: [{ path: 'factory.providerId', message: 'must be 1 to 64 of a-z, 0-9 and -, starting with a letter' }],
-        });
-      }
-      if (entries.has(factory.providerId) && options.replace !== true) {
-        throw new MemoryConfigurationError({
-          message: `Provider "${factory.providerId}" is already registered; pass { replace: true } to replace it.`,
-        });
-      }
+      validate(factory, options);
       entries.set(factory.providerId, { factory, origin: 'registered' });
     },
     get: (providerId) => entries.get(providerId)?.factory,

@@ -23,13 +23,15 @@ describe('operation log retention', () => {
   });
 
   it('prunes what is older than the window and logs the prune, with who, the cut and the count', async () => {
-    const created = await createTestService({ operationLog: { retentionDays: 7 } });
+    const created = await createTestService({ operationLog: { retentionDays: 7, retentionFloorDays: 0 } });
     cleanUp = created.cleanUp;
     const { service } = created;
     await bindCompanyDefault(service, actors.acmeAdmin, 'default', 'memory');
     await service.runtime(as(actors.planner)).list();
     await service.runtime(as(actors.planner)).list();
-    const before = '2030-01-01T00:00:00.000Z';
+    // Just after the newest entry, never in the future.
+    const newest = (await service.explorer(as(actors.acmeAdmin)).listOperations()).items[0]!.createdAt;
+    const before = new Date(Date.parse(newest) + 1).toISOString();
     const report = await service.pruneOperationLog(as(actors.acmeAdmin), { before });
     expect(report).toEqual({ before, companies: [{ companyId: 'acme', deleted: 2, operationId: expect.stringMatching(/^op_/) }] });
     const log = (await service.explorer(as(actors.acmeAdmin)).listOperations()).items;

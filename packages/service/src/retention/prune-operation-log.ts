@@ -1,6 +1,7 @@
-import { MemoryConfigurationError, parseInput } from '@memplane/core';
+import { MemoryConfigurationError, MemoryValidationError, parseInput } from '@memplane/core';
 import { z } from 'zod';
 import { ownCompanyOf, referenceOf } from '../actor/memory-actor';
+import { activityEntry } from '../audit/activity-entry';
 import { authorizeCompany } from '../policy/authorize-company';
 import type { MemoryCallContext } from '../runtime/call-context';
 import type { ServiceInternals } from '../service/service-internals';
@@ -8,7 +9,11 @@ import type { MemoryOperationEntry } from '../store/memory-service-records';
 
 /** What to prune. */
 export interface MemoryPruneRequest {
-  /** Delete operations created before this time (ISO 8601). Default: now minus `operationLog.retentionDays`. */
+  /**
+   * Delete operations created before this time (ISO 8601). Default: now minus
+   * `operationLog.retentionDays`. It may not be later than now minus the retention floor
+   * (`operationLog.retentionFloorDays`, default 7 days), and never in the future.
+   */
   before?: string;
 }
 
@@ -30,9 +35,11 @@ export interface MemoryPruneReport {
   companies: MemoryCompanyPrune[];
 }
 
-const requestSchema = z.strictObject({
-  before: z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString()).optional(),
-});
+const requestSchema = z
+  .strictObject({
+    before: z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString()).optional(),
+  })
+  .optional();
 
 const dayMs = 24 * 3600 * 1000;
 
@@ -40,17 +47,28 @@ const dayMs = 24 * 3600 * 1000;
  * Applies the retention window to the operation log. Each company's prune is one store
  * transaction that deletes its operations older than the cut and writes a `retention_prune`
  * entry saying who pruned, the cut and how many were deleted, so the prune is itself in the
- * log. The system (or an operator or company member, for their own company) may prune; agents
- * may not. Without `companyId` in the context, the system prunes every company that has
- * operations older than the cut, each authorised as `log.prune`.
+ * log; a `log.pruned` activity entry with the count follows. Authorised as `log.prune`: under
+ * the default policy the system, an operator granted the company, or a company admin
+ * (`role: 'admin'`). A cut in the future or younger than the retention floor is refused with
+ * `MemoryValidationError` (field `before`), whoever asks. Without `companyId` in the context,
+ * the system prunes every company that has operations older than the cut.
  */
 export async function pruneOperationLog(internals: ServiceInternals, context: MemoryCallContext, request: MemoryPruneRequest): Promise<MemoryPruneReport> {
-  const valid = parseInput(requestSchema, request, 'prune request');
+  const valid = parseInput(requestSchema, request, 'prune request', typeof request === 'object' && request !== null ? '' : 'request') ?? {};
   const days = internals.retention.operationLogDays;
   if (valid.before === undefined && days === undefined) {
     throw new MemoryConfigurationError({ message: 'No retention window: set operationLog.retentionDays, or pass `before`.' });
   }
-  const before = valid.before ?? new Date(Date.parse(internals.now()) - days! * dayMs).toISOString();
+  const now = Date.parse(internals.now());
+  const before = valid.before ?? new Date(now - days! * dayMs).toISOString();
+  const refuseCut = (message: string): never => {
+    throw new MemoryValidationError({ target: 'prune request', issues: [{ path: 'before', message }] });
+  };
+  if (Date.parse(before) > now) refuseCut('must not be in the future');
+  const floor = internals.retention.floorDays;
+  if (Date.parse(before) > now - floor * dayMs) {
+    refuseCut(`must be at least ${floor} days ago: entries younger than the retention floor are never pruned`);
+  }
   // Entries still buffered are written first, so the cut applies to them too.
   await internals.logWriter.flush();
   const everyCompany = context.actor.kind === 'system' && context.companyId === undefined && ownCompanyOf(context.actor) === undefined;
@@ -73,6 +91,14 @@ export async function pruneOperationLog(internals: ServiceInternals, context: Me
       createdAt: internals.now(),
     };
     const deleted = await internals.store.pruneOperations(companyId, before, entry);
+    await internals.store.appendActivity([
+      activityEntry(internals, context.actor, companyId, 'log.pruned', { type: 'operation_log', id: 'memory_operations' }, null, {
+        before,
+        deleted,
+        operationId: entry.id,
+        ...(valid.before === undefined ? { retentionDays: days } : {}),
+      }),
+    ]);
     report.companies.push({ companyId, deleted, operationId: entry.id });
   }
   return report;

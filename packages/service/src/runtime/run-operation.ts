@@ -166,13 +166,15 @@ export async function runOperation<Result>(
       prepared.resolutionAgentId ?? scope.agentId ?? (context.actor.kind === 'agent' ? context.actor.agentId : undefined);
     binding ??= (await resolveBinding(internals.store, companyId, resolutionAgentId, prepared.bindingKey)).binding;
     const adapter = internals.adapters.builtAdapter(binding) ?? (await internals.adapters.adapterFor(binding));
-    const outcome = await execute({
+    const provided = await execute({
       adapter,
       binding,
       scope,
       source: source === undefined ? undefined : ({ ...source, companyId } as MemorySourceRef),
       operationId,
     });
+    // Resolved secrets a provider echoed (in results, warnings, usage, raw payloads) end here.
+    const outcome = internals.redactor.redact(provided);
     const usage = outcome.usage ?? [];
     const dropped = outcome.dropped ?? 0;
     internals.counters.droppedOutOfScope += dropped;
@@ -205,7 +207,7 @@ export async function runOperation<Result>(
     if (written !== undefined) await written;
     return { result: outcome.result, receipt: { operationId, bindingKey: binding.key, providerId: binding.providerId } };
   } catch (caught) {
-    const error = toServiceError(caught, binding);
+    const error = internals.redactor.redactError(toServiceError(caught, binding));
     internals.counters.failedOperations += 1;
     if (MemoryAccessDeniedError.isInstance(error)) {
       internals.counters.deniedOperations += 1;

@@ -191,9 +191,9 @@ describe('runtime operations', () => {
     const memory = service.runtime(as(actors.planner));
     await memory.upsertRecords({ records: [{ text: 'Kept across hook changes.' }] });
     const admin = service.control(as(actors.acmeAdmin));
-    await admin.updateBinding('default', { hooks: { postRunCapture: true }, key: 'renamed' });
+    await admin.updateBinding('default', { hooks: { postRunCapture: true }, enabled: true });
     expect((await memory.list()).items.map((item) => item.text)).toEqual(['Kept across hook changes.']);
-    await admin.updateBinding('renamed', { config: { timeoutMs: 5000 } });
+    await admin.updateBinding('default', { config: { timeoutMs: 5000 } });
     expect((await memory.list()).items).toEqual([]);
     // The adapter built to read the capabilities when the binding is saved is the one used afterwards.
     expect(built).toHaveLength(2);

@@ -21,6 +21,11 @@ import { defaultOperationLogBatchSize, validateMemoryServiceSettings, type Memor
 import type { MemoryServiceMetrics, ServiceInternals } from './service-internals';
 import { startServiceWorker, type MemoryServiceWorker, type MemoryServiceWorkerOptions } from './memory-service-worker';
 import { createSortableIdFactory } from './sortable-id';
+import { registerProvider, type MemoryProviderRegistration } from '../providers/register-provider';
+import { createDestinationCheck } from '../security/provider-destinations';
+import { createRedactingStore } from '../security/redacting-store';
+import { createSecretRedactor } from '../security/secret-redactor';
+import { defaultRetentionFloorDays } from './memory-service-settings';
 
 /** The providers of a service: list them, register plugins. */
 export interface MemoryServiceProviders {
@@ -28,9 +33,11 @@ export interface MemoryServiceProviders {
   list(): MemoryProviderDescription[];
   /**
    * Registers a provider factory (a plugin). With `replace`, replaces a provider and rebuilds
-   * the adapters of its bindings on their next use.
+   * the adapters of its bindings on their next use. An operator action (`providers.write`):
+   * the context's actor must be an operator granted the context's company, or the system; the
+   * change is recorded in that company's activity log.
    */
-  register(factory: MemoryProviderFactory, options?: { replace?: boolean }): void;
+  register(context: MemoryCallContext, factory: MemoryProviderFactory, options?: MemoryProviderRegistration): Promise<void>;
 }
 
 /**
@@ -89,15 +96,19 @@ export interface MemoryService {
  */
 export async function createMemoryService(settings: MemoryServiceSettings = {}): Promise<MemoryService> {
   validateMemoryServiceSettings(settings);
-  const store = settings.store ?? createSqliteMemoryServiceStore();
+  // Every write of log-like data goes through the redactor: no resolved secret reaches a table.
+  const redactor = createSecretRedactor();
+  const store = createRedactingStore(settings.store ?? createSqliteMemoryServiceStore(), redactor);
   await store.migrate();
   const registry = createProviderRegistry(settings.loadProviderModule);
   const dataDirectory = settings.dataDirectory === undefined ? undefined : resolve(settings.dataDirectory);
-  const adapters = createAdapterCache({
-    registry,
-    secrets: { environment: settings.environment ?? process.env, resolver: settings.secretResolver },
+  const bindingRules = {
+    secrets: { environment: settings.environment ?? process.env, allowedEnvironment: settings.secretEnvironment, resolver: settings.secretResolver },
+    destinations: createDestinationCheck(settings.destinations),
     dataDirectory,
-  });
+    redactor,
+  };
+  const adapters = createAdapterCache({ registry, rules: bindingRules });
   const clock = settings.now ?? (() => new Date());
   const customNow = () => {
     const value = clock();
@@ -118,7 +129,7 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     return lastTimestamp;
   };
   const now = settings.now === undefined ? realNow : customNow;
-  const reportBackgroundError = (error: unknown, task: string) => settings.onBackgroundError?.(error, task);
+  const reportBackgroundError = (error: unknown, task: string) => settings.onBackgroundError?.(redactor.redactError(error), task);
   const logWriter = createOperationLogWriter({
     store,
     batchSize: settings.operationLog?.batchSize ?? defaultOperationLogBatchSize,
@@ -159,8 +170,11 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     retention: {
       operationLogDays: settings.operationLog?.retentionDays,
       intervalMs: settings.operationLog?.retentionIntervalMs ?? 3_600_000,
+      floorDays: settings.operationLog?.retentionFloorDays ?? defaultRetentionFloorDays,
     },
     reportBackgroundError,
+    redactor,
+    bindingRules,
     counters: { operations: 0, failedOperations: 0, deniedOperations: 0, droppedOutOfScope: 0, failedHookDeliveries: 0 },
   };
   for (const factory of settings.providers ?? []) registry.register(factory);
@@ -187,10 +201,7 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     },
     providers: {
       list: () => registry.list(),
-      register(factory, options) {
-        registry.register(factory, options);
-        adapters.invalidate(factory.providerId);
-      },
+      register: (context, factory, options) => registerProvider(internals, context, factory, options),
     },
     store,
     metrics() {

@@ -1,6 +1,7 @@
 import { parseInput } from '@memplane/core';
 import { z } from 'zod';
-import type { SecretResolver } from '../bindings/secret-reference';
+import type { SecretEnvironmentAllowList, SecretResolver } from '../bindings/secret-reference';
+import type { MemoryDestinationPolicy } from '../security/provider-destinations';
 import type { MemoryAuthorize } from '../policy/memory-policy';
 import type { ProviderModuleLoader } from '../providers/hosted-providers';
 import type { MemoryProviderFactory } from '../providers/memory-provider-factory';
@@ -18,6 +19,9 @@ export interface MemoryHydrationLimits {
   maxSnippetCharacters: number;
 }
 
+/** The age in days below which no prune deletes an operation log entry, unless `operationLog.retentionFloorDays` says otherwise. */
+export const defaultRetentionFloorDays = 7;
+
 /** How many operation log entries the service writes in one batch unless `operationLog.batchSize` says otherwise. */
 export const defaultOperationLogBatchSize = 256;
 
@@ -31,14 +35,32 @@ export interface MemoryServiceSettings {
   providers?: MemoryProviderFactory[];
   /** How hosted adapter packages are loaded. Default: dynamic `import()`. */
   loadProviderModule?: ProviderModuleLoader;
-  /** Resolves `{ $secret: { key } }` references. Default: none, so such references fail to build. */
+  /**
+   * Resolves `{ $secret: { key } }` references for one company (it receives the company id and
+   * decides: throwing refuses). Every key reference is resolved once when a binding is created
+   * or changed, so a refusal is a typed error then, and logged. Default: none, so key
+   * references are refused.
+   */
   secretResolver?: SecretResolver;
   /** The environment `{ $secret: { env } }` references read. Default `process.env`. */
   environment?: Record<string, string | undefined>;
   /**
+   * Which environment variables each company's `{ $secret: { env } }` references may read: a map
+   * from company id to names, or a function of the company id. Default: none, so every env
+   * reference is refused (`MemoryBindingRefusedError`, rule `secret.environment`, logged in the
+   * company's activity log).
+   */
+  secretEnvironment?: SecretEnvironmentAllowList;
+  /**
+   * Where hosted providers may be reached: an allow-list of endpoints per provider id (default:
+   * each provider's official endpoints) and whether loopback and private addresses may be
+   * (default: no). Checked when a binding is saved and whenever its adapter is built.
+   */
+  destinations?: MemoryDestinationPolicy;
+  /**
    * A folder for local providers: a markdown binding without `root` keeps its files under
-   * `<dataDirectory>/markdown/<company>/<binding>`, and a relative `root` may not leave it.
-   * Default: none, so markdown bindings need an absolute `root`.
+   * `<dataDirectory>/markdown/<company>/<binding>`, and any `root` must stay inside
+   * `<dataDirectory>/markdown/<company>`. Default: none, so markdown bindings are refused.
    */
   dataDirectory?: string;
   /** The HMAC secret of explorer cursors; share it between processes serving the same store. Default: random per service. */
@@ -54,9 +76,10 @@ export interface MemoryServiceSettings {
    * busy turn holds, and a larger batch spreads each write's fixed cost (a commit, a round trip)
    * over more entries. `retentionDays` is the retention window: workers prune older entries every
    * `retentionIntervalMs` (default one hour), and `pruneOperationLog` applies it on demand.
-   * Default: no window, nothing is pruned.
+   * Default: no window, nothing is pruned. `retentionFloorDays` (default 7) is the age below
+   * which no prune ever deletes an entry, whoever asks; `retentionDays` may not be below it.
    */
-  operationLog?: { batchSize?: number; maxPendingEntries?: number; retentionDays?: number; retentionIntervalMs?: number };
+  operationLog?: { batchSize?: number; maxPendingEntries?: number; retentionDays?: number; retentionIntervalMs?: number; retentionFloorDays?: number };
   /**
    * Where hook deliveries queued with `hooks.enqueue`, extraction polls and retention passes go.
    * Default: an in-process queue (`createInProcessJobQueue()`) whose worker runs in this service.
@@ -99,6 +122,15 @@ const settingsSchema = z.strictObject({
   loadProviderModule: functionSchema('a function (packageName)').optional(),
   secretResolver: functionSchema('a function (key, context)').optional(),
   environment: z.record(z.string(), z.string().optional()).optional(),
+  secretEnvironment: z
+    .union([z.record(z.string(), z.array(z.string().min(1).max(256)).max(10_000)), functionSchema('a function (companyId) returning variable names')])
+    .optional(),
+  destinations: z
+    .strictObject({
+      endpoints: z.record(z.string(), z.array(z.url({ protocol: /^https?$/ }).or(z.string().regex(/^https?:\/\/[^\s/]*\*[^\s]*$/, 'must be a URL'))).max(1000)).optional(),
+      allowPrivateNetworks: z.boolean().optional(),
+    })
+    .optional(),
   dataDirectory: z.string().min(1).max(4096).optional(),
   cursorSecret: z.union([z.string().min(16, 'must be at least 16 characters'), z.instanceof(Uint8Array)]).optional(),
   now: functionSchema('a function returning a Date').optional(),
@@ -109,7 +141,12 @@ const settingsSchema = z.strictObject({
       maxPendingEntries: positiveInteger(10_000_000).optional(),
       retentionDays: z.number().positive().max(36_500).optional(),
       retentionIntervalMs: positiveInteger(7 * 24 * 3600 * 1000).optional(),
+      retentionFloorDays: z.number().min(0).max(36_500).optional(),
     })
+    .refine(
+      (log) => log.retentionDays === undefined || log.retentionDays >= (log.retentionFloorDays ?? defaultRetentionFloorDays),
+      { message: 'must not be below the retention floor (retentionFloorDays, default 7)', path: ['retentionDays'] },
+    )
     .optional(),
   queue: z
     .custom<MemoryJobQueue>(

@@ -8,6 +8,8 @@ import type { MemoryCostEventRecorder } from '../runtime/usage-attribution';
 import type { MemoryJobQueue } from '../queue/memory-job-queue';
 import type { MemoryServiceStore } from '../store/memory-service-store';
 import type { MemoryHydrationLimits } from './memory-service-settings';
+import type { BindingRules } from '../providers/binding-rules';
+import type { SecretRedactor } from '../security/secret-redactor';
 
 /** Counters of one service since it started. */
 export interface MemoryServiceMetrics {
@@ -48,7 +50,11 @@ export interface ServiceInternals {
   recordCostEvent: MemoryCostEventRecorder | undefined;
   queue: MemoryJobQueue;
   extractionPolling: { delayMs: number; maxPolls: number };
-  retention: { operationLogDays: number | undefined; intervalMs: number };
+  retention: { operationLogDays: number | undefined; intervalMs: number; floorDays: number };
+  /** Takes resolved secret values out of everything stored or returned. */
+  redactor: SecretRedactor;
+  /** The operator's rules for binding configs: secrets, destinations, the data directory. */
+  bindingRules: BindingRules;
   reportBackgroundError: (error: unknown, task: string) => void;
   counters: Omit<MemoryServiceMetrics, 'loggedOperations' | 'failedLogBatches' | 'droppedLogEntries' | 'pendingLogEntries'>;
 }

@@ -10,8 +10,24 @@ import type {
 } from '@memplane/core';
 import type { MemoryActorReference } from '../actor/memory-actor';
 
-/** What a control-plane change did. */
-export type MemoryActivityAction = 'binding.created' | 'binding.updated' | 'binding.deleted' | 'target.set' | 'target.removed';
+/**
+ * What a control-plane change did: binding and target changes, a binding config the operator's
+ * policy refused (`binding.refused`), a prune of the operation log (`log.pruned`), and a
+ * provider registered or replaced (`provider.registered`, `provider.replaced`).
+ */
+export type MemoryActivityAction =
+  | 'binding.created'
+  | 'binding.updated'
+  | 'binding.deleted'
+  | 'binding.refused'
+  | 'target.set'
+  | 'target.removed'
+  | 'log.pruned'
+  | 'provider.registered'
+  | 'provider.replaced';
+
+/** What an activity entry is about. */
+export type MemoryActivitySubjectType = 'binding' | 'target' | 'operation_log' | 'provider';
 
 /** One entry of the activity log: every binding and target change, with the state before and after. */
 export interface MemoryActivityEntry {
@@ -23,9 +39,9 @@ export interface MemoryActivityEntry {
   actor: MemoryActorReference;
   /** What changed. */
   action: MemoryActivityAction;
-  /** `binding` or `target`. */
-  subjectType: 'binding' | 'target';
-  /** The binding id, or `<targetType>:<targetId>` for a target. */
+  /** `binding`, `target`, `operation_log` or `provider`. */
+  subjectType: MemoryActivitySubjectType;
+  /** The binding id (the key for a refused binding), `<targetType>:<targetId>` for a target, `memory_operations` for a prune, the provider id. */
   subjectId: string;
   /** The state before the change (secrets as references), or null when it was created. */
   before: unknown;

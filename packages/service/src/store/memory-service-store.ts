@@ -71,6 +71,11 @@ export interface MemoryServiceStore extends MemoryAccountingStore, MemoryRecordR
    */
   resolveBinding(companyId: string, agentId: string | undefined): Promise<ResolvedMemoryBinding | undefined>;
 
+  /**
+   * Appends activity entries that go with no binding or target change (a refused binding, a
+   * prune, a provider registration), all or none.
+   */
+  appendActivity(entries: MemoryActivityEntry[]): Promise<void>;
   /** The activity log of the company, newest first. */
   listActivity(companyId: string, page: MemoryStorePageRequest): Promise<MemoryStorePage<MemoryActivityEntry>>;
 

@@ -16,8 +16,9 @@ import type { MemoryServiceSettings } from '../service/memory-service-settings';
 
 /** The actors of the test companies. */
 export const actors = {
-  acmeAdmin: { kind: 'company', companyId: 'acme', userId: 'admin' },
-  globexAdmin: { kind: 'company', companyId: 'globex', userId: 'admin' },
+  acmeAdmin: { kind: 'company', companyId: 'acme', userId: 'admin', role: 'admin' },
+  acmeMember: { kind: 'company', companyId: 'acme', userId: 'member', role: 'member' },
+  globexAdmin: { kind: 'company', companyId: 'globex', userId: 'admin', role: 'admin' },
   planner: { kind: 'agent', companyId: 'acme', agentId: 'planner' },
   builder: { kind: 'agent', companyId: 'acme', agentId: 'builder' },
   scout: { kind: 'agent', companyId: 'globex', agentId: 'scout' },

@@ -101,6 +101,10 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
       connection.close();
     },
 
+    async appendActivity(entries) {
+      transaction(() => insertActivity(entries));
+    },
+
     async insertBinding(binding, activity) {
       try {
         changingBindings(() => {

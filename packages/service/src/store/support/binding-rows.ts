@@ -109,7 +109,7 @@ export function rowToActivity(row: StoreRow, codec: StoreRowCodec): MemoryActivi
     companyId: String(row.company_id),
     actor: { kind: row.actor_kind as MemoryActorKind, id: String(row.actor_id) },
     action: row.action as MemoryActivityAction,
-    subjectType: row.subject_type as 'binding' | 'target',
+    subjectType: row.subject_type as MemoryActivityEntry['subjectType'],
     subjectId: String(row.subject_id),
     before: (codec.readJson(row.before_json) as MemoryActivityEntry['before'] | undefined) ?? null,
     after: (codec.readJson(row.after_json) as MemoryActivityEntry['after'] | undefined) ?? null,

@@ -20,6 +20,7 @@ export type MemoryStoreBindingMethods = Pick<
   | 'getTarget'
   | 'listTargets'
   | 'resolveBinding'
+  | 'appendActivity'
 >;
 
 /** The activity log, the operation log, hook deliveries and extraction jobs. */
