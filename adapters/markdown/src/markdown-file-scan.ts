@@ -8,16 +8,27 @@ import { companiesFolder, resourcesFolder } from './markdown-paths';
 export function stampOf(absolutePath: string): FileStamp | undefined {
   try {
     const stat = statSync(absolutePath, { bigint: true });
-    return { size: Number(stat.size), mtimeNs: stat.mtimeNs.toString(), inode: stat.ino.toString() };
+    return { size: Number(stat.size), mtimeNs: stat.mtimeNs.toString(), inode: stat.ino.toString(), ctimeNs: stat.ctimeNs.toString() };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 }
 
-/** Whether two stamps describe the same file content. */
+/**
+ * Whether two stamps describe the same file content. The change time counts: an edit can keep
+ * the size, the modification time and the inode (`cp -p` over the file, a tool that restores
+ * times), but no tool can set the change time back.
+ */
 export function sameStamp(left: FileStamp | undefined, right: FileStamp | undefined): boolean {
-  return left !== undefined && right !== undefined && left.size === right.size && left.mtimeNs === right.mtimeNs && left.inode === right.inode;
+  return (
+    left !== undefined &&
+    right !== undefined &&
+    left.size === right.size &&
+    left.mtimeNs === right.mtimeNs &&
+    left.inode === right.inode &&
+    left.ctimeNs === right.ctimeNs
+  );
 }
 
 /** Whether a root-relative path holds resources rather than records. */

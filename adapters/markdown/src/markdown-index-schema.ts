@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Bumped whenever the schema or what the index derives from markdown changes; a mismatch rebuilds. */
-export const indexSchemaVersion = '8';
+export const indexSchemaVersion = '9';
 
 /**
  * The tokenizer of the full-text index. Porter stemming over unicode61 beat plain unicode61 by
@@ -39,6 +39,7 @@ export function createIndexSchema(database: Database.Database): void {
       size INTEGER NOT NULL,
       mtime_ns TEXT NOT NULL,
       inode TEXT NOT NULL,
+      ctime_ns TEXT NOT NULL,
       record_count INTEGER NOT NULL,
       scope_key TEXT NOT NULL,
       file_kind TEXT NOT NULL

@@ -16,6 +16,11 @@ export interface FileStamp {
   mtimeNs: string;
   /** The inode, as a decimal string; an atomic rename changes it. */
   inode: string;
+  /**
+   * The change time in nanoseconds, as a decimal string: it catches an edit that keeps size, mtime
+   * and inode. A rename changes it too, so take a file's stamp after the rename that publishes it.
+   */
+  ctimeNs: string;
 }
 
 /** A file row of the index. */
@@ -90,8 +95,8 @@ export class MarkdownIndex {
       file: database.prepare('SELECT * FROM files WHERE path = ?'),
       files: database.prepare('SELECT * FROM files'),
       upsertFile: database.prepare(
-        `INSERT INTO files (path, size, mtime_ns, inode, record_count, scope_key, file_kind) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, inode = excluded.inode,
+        `INSERT INTO files (path, size, mtime_ns, inode, ctime_ns, record_count, scope_key, file_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, inode = excluded.inode, ctime_ns = excluded.ctime_ns,
          record_count = excluded.record_count, scope_key = excluded.scope_key, file_kind = excluded.file_kind`,
       ),
       deleteFile: database.prepare('DELETE FROM files WHERE path = ?'),
@@ -198,7 +203,7 @@ export class MarkdownIndex {
 
   /** Records the stamp of a file as written or read now. */
   stampFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, recordCount: number, stamp: FileStamp): void {
-    this.statements.upsertFile.run(path, stamp.size, stamp.mtimeNs, stamp.inode, recordCount, scopeKey, fileKind);
+    this.statements.upsertFile.run(path, stamp.size, stamp.mtimeNs, stamp.inode, stamp.ctimeNs, recordCount, scopeKey, fileKind);
   }
 
   /** A record by id, whatever its scope. */
@@ -338,6 +343,7 @@ function toIndexedFile(row: Record<string, unknown>): IndexedFile {
     size: Number(row.size),
     mtimeNs: row.mtime_ns as string,
     inode: row.inode as string,
+    ctimeNs: row.ctime_ns as string,
     recordCount: Number(row.record_count),
     scopeKey: row.scope_key as string,
     fileKind: row.file_kind as IndexedFile['fileKind'],
