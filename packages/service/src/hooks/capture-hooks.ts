@@ -12,7 +12,7 @@ import { resolveBinding } from '../bindings/resolve-binding';
 import type { MemoryCallContext } from '../runtime/call-context';
 import { createRecordOperations } from '../runtime/record-operations';
 import type { ServiceInternals } from '../service/service-internals';
-import { deliverWithTimeout, isImmediatelyRetryable } from './deliver-with-timeout';
+import { deliverWithTimeout, deliveryBackstopMs, isImmediatelyRetryable } from './deliver-with-timeout';
 import {
   deliveryEntry,
   notifySubscribers,
@@ -92,7 +92,8 @@ async function fireCapture(
     );
   } else {
     report.bindingKey = binding.key;
-    const records = createRecordOperations(internals, firing.context);
+    // The hook's timeout is the operation's deadline; the delivery's own timer only backs it up.
+    const records = createRecordOperations(internals, firing.context, { deadlineMs: internals.hookTimeoutMs });
     const request = {
       bindingKey: binding.key,
       scope,
@@ -103,7 +104,7 @@ async function fireCapture(
       ...(spec.metadata === undefined ? {} : { metadata: spec.metadata }),
     };
     const outcome = await deliverWithTimeout(() => records.capture(request), {
-      timeoutMs: internals.hookTimeoutMs,
+      timeoutMs: internals.hookTimeoutMs + deliveryBackstopMs,
       maxAttempts: internals.hookMaxAttempts,
       receiver: `binding:${binding.key}`,
       shouldRetry: isImmediatelyRetryable,

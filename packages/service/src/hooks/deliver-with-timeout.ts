@@ -1,6 +1,13 @@
 import { MemoryError, MemoryTimeoutError } from '@memplane/core';
 import type { MemoryHookDeliveryStatus } from '../store/memory-service-records';
 
+/**
+ * How much longer than an operation's own deadline the delivery timer of a built-in delivery
+ * waits. The operation's deadline cuts the provider call off and logs it; this timer only
+ * catches what hangs outside the provider (the store, say).
+ */
+export const deliveryBackstopMs = 1000;
+
 /** How one delivery ended. */
 export interface DeliveryOutcome<Value> {
   status: Exclude<MemoryHookDeliveryStatus, 'skipped'>;

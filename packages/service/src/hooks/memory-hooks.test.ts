@@ -35,7 +35,7 @@ describe('hooks', () => {
       });
       const hydration = await service.hooks.preRunHydrate(system, {
         agentId: 'planner',
-        query: 'how do we deploy',
+        query: 'deploy checklist and deploy windows',
         heartbeatRunId: 'run-1',
         limits: { maxSnippetCharacters: 80 },
       });

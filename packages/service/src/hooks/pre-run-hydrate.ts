@@ -5,7 +5,7 @@ import type { MemoryCallContext } from '../runtime/call-context';
 import { createRecordOperations } from '../runtime/record-operations';
 import type { ServiceInternals } from '../service/service-internals';
 import { buildPreamble } from './build-preamble';
-import { deliverWithTimeout, isImmediatelyRetryable } from './deliver-with-timeout';
+import { deliverWithTimeout, deliveryBackstopMs, isImmediatelyRetryable } from './deliver-with-timeout';
 import { deliveryEntry, notifySubscribers, recordDeliveries, startFiring, type MemoryHookReport, type SubscriberTable } from './hook-firing';
 import { preRunHydrateInputSchema, type PreRunHydrateInput } from './hook-inputs';
 
@@ -62,7 +62,10 @@ export async function preRunHydrate(
   }
 
   if (binding !== undefined) {
-    const records = createRecordOperations(internals, firing.context, { hook });
+    const timeoutMs = valid.timeoutMs ?? internals.hookTimeoutMs;
+    // The hook's timeout is the operation's deadline, so a hanging provider leaves a failed
+    // MEMORY_TIMEOUT operation; the delivery's own timer only backs it up.
+    const records = createRecordOperations(internals, firing.context, { hook, deadlineMs: timeoutMs });
     const outcome = await deliverWithTimeout(
       () =>
         records.query({
@@ -73,7 +76,7 @@ export async function preRunHydrate(
           intent: 'agent_preamble',
         }),
       {
-        timeoutMs: valid.timeoutMs ?? internals.hookTimeoutMs,
+        timeoutMs: timeoutMs + deliveryBackstopMs,
         maxAttempts: internals.hookMaxAttempts,
         receiver: `binding:${binding.key}`,
         shouldRetry: isImmediatelyRetryable,

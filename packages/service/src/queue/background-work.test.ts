@@ -113,6 +113,8 @@ describe('background work', () => {
     await bindCompanyDefault(service, actors.acmeAdmin, 'default', 'faulty-memory');
     const heartbeat = service.runtime(as(actors.heartbeat, { companyId: 'acme' }));
     await heartbeat.capture({ scope: { agentId: 'planner' }, source: { kind: 'run', runId: 'run-1' }, payload: { text: 'The staging database is rebuilt nightly.' } });
+    // The first job finishes before the fault is switched on, however many turns the capture took.
+    await service.whenIdle();
     faults.inject({ kind: 'extraction_failure' });
     await heartbeat.capture({ scope: { agentId: 'planner' }, source: { kind: 'run', runId: 'run-2' }, payload: { text: 'This one fails.' } });
     faults.reset();

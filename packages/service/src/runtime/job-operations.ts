@@ -15,6 +15,7 @@ import type { MemoryCallContext } from './call-context';
 import { requireCapability, type MemoryServiceResult } from './record-operations';
 import { guardJobs } from './result-scope-guard';
 import { runOperation, type MemoryOperationReceipt } from './run-operation';
+import { checkProviderResult } from './provider-results';
 import { companyOfCall } from './call-context';
 import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
 import * as requests from './runtime-requests';
@@ -51,10 +52,10 @@ export function createJobOperations(internals: ServiceInternals, context: Memory
           valid = parseInput(requests.serviceProviderJobListRequestSchema, request, 'listExtractionJobs request');
           return { scope: valid.scope ?? {}, namedCompanyIds: [valid.scope?.companyId], bindingKey: valid.bindingKey };
         },
-        async ({ adapter, binding, scope }) => {
+        async ({ adapter, binding, scope, call }) => {
           requireCapability(adapter, 'listExtractionJobs', 'listExtractionJobs');
-          const page = await adapter.listExtractionJobs(scope, valid.cursor);
-          const warnings = [...(page.warnings ?? [])];
+          const page = checkProviderResult('extractionJobPage', await call('listExtractionJobs', () => adapter.listExtractionJobs(scope, valid.cursor)), binding.providerId);
+          const warnings = page.warnings;
           const { jobs, dropped } = guardJobs(page.items, scope, warnings);
           const now = internals.now();
           await internals.store.upsertExtractionJobs(jobs.map((job) => toJobEntry(job, { binding, scope }, now, internals.createId)));
@@ -93,11 +94,15 @@ export function createJobOperations(internals: ServiceInternals, context: Memory
             },
           };
         },
-        async ({ adapter, binding, scope }) => {
+        async ({ adapter, binding, scope, call }) => {
           requireCapability(adapter, 'retryExtractionJob', 'retryExtractionJob');
           const previous = known!;
-          const retried = await adapter.retryExtractionJob(previous.providerJobId, previous.scope);
-          const warnings = [...(retried.warnings ?? [])];
+          const retried = checkProviderResult(
+            'extractionRetry',
+            await call('retryExtractionJob', () => adapter.retryExtractionJob(previous.providerJobId, previous.scope)),
+            binding.providerId,
+          );
+          const warnings = retried.warnings;
           const job: MemoryExtractionJob | undefined = guardJobs([retried.job], scope, warnings).jobs[0];
           if (job === undefined) throw new MemoryNotFoundError({ resourceId: valid.jobId });
           const now = internals.now();
@@ -168,7 +173,7 @@ export function createJobOperations(internals: ServiceInternals, context: Memory
           valid = parseInput(requests.serviceRefreshJobsRequestSchema, request, 'refreshExtractionJobs request');
           return { scope: {}, namedCompanyIds: [], bindingKey: valid.bindingKey, details: { limit: valid.limit ?? 50 } };
         },
-        async ({ adapter, binding, scope }) => {
+        async ({ adapter, binding, scope, call }) => {
           requireCapability(adapter, 'asyncExtraction', 'getExtractionJob');
           const pending = await internals.store.listExtractionJobs(
             { companyId: scope.companyId, bindingId: binding.id, statuses: [...pendingStatuses] },
@@ -178,8 +183,13 @@ export function createJobOperations(internals: ServiceInternals, context: Memory
           const warnings: MemoryWarning[] = [];
           const updated: MemoryExtractionJobEntry[] = [];
           for (const known of pending.items) {
-            const polled = await adapter.getExtractionJob(known.providerJobId, known.scope);
-            usage.push(...(polled.usage ?? []));
+            const polled = checkProviderResult(
+              'extractionJob',
+              await call('getExtractionJob', () => adapter.getExtractionJob(known.providerJobId, known.scope)),
+              binding.providerId,
+            );
+            usage.push(...polled.usage);
+            warnings.push(...polled.warnings);
             const { jobs } = guardJobs(polled.job === null ? [] : [polled.job], scope, warnings);
             const job = jobs[0];
             if (job === undefined) {

@@ -1,4 +1,5 @@
 import {
+  MemoryNotFoundError,
   parseInput,
   UnsupportedCapabilityError,
   type MemoryAdapter,
@@ -19,8 +20,11 @@ import { scheduleExtractionPoll } from '../queue/extraction-poll-schedule';
 import { acceptedRecords, recordBytes, reserveQuota, underQuota } from '../quota/binding-quota';
 import type { ServiceInternals } from '../service/service-internals';
 import type { MemoryCallContext } from './call-context';
-import { guardJobs, guardSnippet, guardSnippets } from './result-scope-guard';
-import { runOperation, type MemoryOperationReceipt } from './run-operation';
+import { guardJobs, guardSnippet, guardSnippets, guardSummary, placeHandles } from './result-scope-guard';
+import { runOperation, type MemoryOperationReceipt, type OperationOptions } from './run-operation';
+import { ownedHandles, refusedWarnings, registerHandles, unregisterHandles } from './handle-ownership';
+import { checkProviderResult } from './provider-results';
+import { actingAgentOf } from './agent-identity';
 import * as requests from './runtime-requests';
 
 /** A result of the service: the adapter's result plus the operation receipt. */
@@ -32,13 +36,18 @@ export function requireCapability(adapter: MemoryAdapter, flag: keyof MemoryAdap
 }
 
 const idsOf = (snippets: MemorySnippet[]) => snippets.map((snippet) => snippet.handle.providerRecordId);
-const warningsOf = (result: { warnings?: MemoryWarning[] }): MemoryWarning[] => [...(result.warnings ?? [])];
 
 /**
  * The record operations of one caller: capture, upsertRecords, query, list, get, forget,
  * correct, profile. Operations run for a hook delivery (`origin.hook`) are logged with it.
  */
-export function createRecordOperations(internals: ServiceInternals, context: MemoryCallContext, origin: { hook?: MemoryHookContext } = {}) {
+export function createRecordOperations(
+  internals: ServiceInternals,
+  context: MemoryCallContext,
+  origin: { hook?: MemoryHookContext } & OperationOptions = {},
+) {
+  const options: OperationOptions = origin.deadlineMs === undefined ? {} : { deadlineMs: origin.deadlineMs };
+  const actorAgentId = actingAgentOf(context.actor);
   const scopeFields = (request: { scope?: requests.MemoryServiceScope }) => ({
     scope: request.scope ?? {},
     namedCompanyIds: [request.scope?.companyId],
@@ -64,7 +73,7 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
             details: { mode: valid.mode ?? 'capture_residue', payloadCharacters: valid.payload.text?.length ?? 0 },
           };
         },
-        async ({ adapter, binding, scope, source, operationId }) => {
+        async ({ adapter, binding, scope, source, operationId, call }) => {
           const { bindingKey: _key, scope: _scope, source: _source, ...rest } = valid;
           // A capture must fit under the caps; only the records it returns are counted, its payload bytes split among them.
           const payloadBytes = recordBytes({ text: valid.payload.text ?? (valid.payload.object === undefined ? '' : JSON.stringify(valid.payload.object)) });
@@ -72,13 +81,14 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
           const captured = await underQuota(
             internals,
             reservation,
-            () => adapter.capture({ ...rest, bindingKey: binding.key, scope, source: source! }),
+            async () => checkProviderResult('capture', await call('capture', () => adapter.capture({ ...rest, bindingKey: binding.key, scope, source: source! })), binding.providerId),
             (result) => {
               const handles = result.records ?? [];
               return handles.map((handle) => ({ providerRecordId: handle.providerRecordId, bytes: Math.ceil(payloadBytes / handles.length) }));
             },
           );
-          const warnings = warningsOf(captured);
+          const warnings = captured.warnings;
+          await registerHandles(internals, binding, scope, captured.records ?? []);
           const { jobs, dropped } = guardJobs(captured.jobs, scope, warnings);
           const now = internals.now();
           await internals.store.upsertExtractionJobs(
@@ -98,6 +108,7 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
             extractionFailures: jobs.filter((job) => job.status === 'failed').length,
           };
         },
+        options,
       );
       return { ...result, ...receipt };
     },
@@ -114,16 +125,24 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
           valid = parseInput(requests.serviceRecordWriteRequestSchema, request, 'upsertRecords request');
           return { ...scopeFields(valid), bindingKey: valid.bindingKey, source: valid.source, details: { records: valid.records.length } };
         },
-        async ({ adapter, binding, scope, source }) => {
+        async ({ adapter, binding, scope, source, call }) => {
           const bytes = valid.records.reduce((total, record) => total + recordBytes(record), 0);
           const reservation = await reserveQuota(internals, binding, { records: valid.records.length, bytes }, 'records');
           const written = await underQuota(
             internals,
             reservation,
-            () => adapter.upsertRecords({ records: valid.records, bindingKey: binding.key, scope, ...(source === undefined ? {} : { source }) }),
+            async () =>
+              checkProviderResult(
+                'upsertRecords',
+                await call('upsertRecords', () =>
+                  adapter.upsertRecords({ records: valid.records, bindingKey: binding.key, scope, ...(source === undefined ? {} : { source }) }),
+                ),
+                binding.providerId,
+              ),
             (result) => acceptedRecords(valid.records, result),
           );
           const records = written.records ?? [];
+          await registerHandles(internals, binding, scope, records);
           return {
             result: written,
             usage: written.usage,
@@ -132,6 +151,7 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
             resultCount: records.length,
           };
         },
+        options,
       );
       return { ...result, ...receipt };
     },
@@ -152,13 +172,14 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
             details: { topK: valid.topK ?? 10, intent: valid.intent ?? 'answer', queryCharacters: valid.query.length },
           };
         },
-        async ({ adapter, binding, scope }) => {
+        async ({ adapter, binding, scope, call, placement }) => {
           const { bindingKey: _key, scope: _scope, ...rest } = valid;
-          const bundle = await adapter.query({ ...rest, bindingKey: binding.key, scope });
-          const warnings = warningsOf(bundle);
-          const { snippets, dropped } = guardSnippets(bundle.snippets, scope, warnings, 'query result');
+          const { profileSummary, ...bundle } = checkProviderResult('query', await call('query', () => adapter.query({ ...rest, bindingKey: binding.key, scope })), binding.providerId);
+          const warnings = bundle.warnings;
+          const { snippets, dropped } = await guardSnippets(bundle.snippets, placement, warnings, `${binding.providerId} query result`, 'snippets');
+          const summary = guardSummary(profileSummary, internals.trustsSummariesOf(binding), warnings);
           return {
-            result: { ...bundle, snippets, warnings },
+            result: { ...bundle, snippets, warnings, ...(summary === undefined ? {} : { profileSummary: summary }) },
             usage: bundle.usage,
             warnings,
             recordIds: idsOf(snippets),
@@ -166,6 +187,7 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
             dropped,
           };
         },
+        options,
       );
       return { ...result, ...receipt };
     },
@@ -182,13 +204,14 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
           valid = requests.parseServiceListRequest(request);
           return { ...scopeFields(valid), bindingKey: valid.bindingKey, details: { limit: valid.limit ?? 50, cursor: valid.cursor !== undefined } };
         },
-        async ({ adapter, binding, scope }) => {
+        async ({ adapter, binding, scope, call, placement }) => {
           const { bindingKey: _key, scope: _scope, ...rest } = valid;
-          const page = await adapter.list({ ...rest, bindingKey: binding.key, scope });
-          const warnings = warningsOf(page);
-          const { snippets, dropped } = guardSnippets(page.items, scope, warnings, 'list result');
+          const page = checkProviderResult('list', await call('list', () => adapter.list({ ...rest, bindingKey: binding.key, scope })), binding.providerId);
+          const warnings = page.warnings;
+          const { snippets, dropped } = await guardSnippets(page.items, placement, warnings, `${binding.providerId} list result`, 'items');
           return { result: { ...page, items: snippets, warnings }, usage: page.usage, warnings, recordIds: idsOf(snippets), resultCount: snippets.length, dropped };
         },
+        options,
       );
       return { ...result, ...receipt };
     },
@@ -205,11 +228,18 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
           valid = parseInput(requests.serviceGetRequestSchema, request, 'get request');
           return { ...scopeFields(valid), bindingKey: valid.bindingKey };
         },
-        async ({ adapter, scope }) => {
+        async ({ adapter, scope, call, placement }) => {
           const warnings: MemoryWarning[] = [];
-          const { snippet, dropped } = guardSnippet(await adapter.get(valid.handle, scope), scope, warnings);
+          // A handle registered for another company, or issued by another adapter, reads as not found unasked.
+          const placed = await placeHandles(placement, adapter.key, [valid.handle]);
+          if (placed.foreign.length > 0) {
+            warnings.push(...refusedWarnings(placed.foreign));
+            return { result: { snippet: null, warnings }, warnings, recordIds: [valid.handle.providerRecordId], resultCount: 0, dropped: 1 };
+          }
+          const { snippet, dropped } = await guardSnippet(await call('get', () => adapter.get(valid.handle, scope)), placement, warnings);
           return { result: { snippet, warnings }, warnings, recordIds: [valid.handle.providerRecordId], resultCount: snippet === null ? 0 : 1, dropped };
         },
+        options,
       );
       return { ...result, ...receipt };
     },
@@ -226,16 +256,26 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
           valid = parseInput(requests.serviceForgetRequestSchema, request, 'forget request');
           return { ...scopeFields(valid), bindingKey: valid.bindingKey, details: { handles: valid.handles.length } };
         },
-        async ({ adapter, binding, scope }) => {
-          const forgotten = await adapter.forget(valid.handles, scope);
-          const ids = valid.handles.filter((handle) => handle.providerKey === adapter.key).map((handle) => handle.providerRecordId);
+        async (input) => {
+          const { adapter, binding, scope, call } = input;
+          // Only the caller's own records reach the provider; any other handle is skipped unasked, as if missing.
+          const { allowed, refused } = await ownedHandles(input, actorAgentId, valid.handles);
+          const skipped = refusedWarnings(refused);
+          if (allowed.length === 0) {
+            return { result: { warnings: skipped }, warnings: skipped, recordIds: [], dropped: refused.length };
+          }
+          const forgotten = checkProviderResult('forget', await call('forget', () => adapter.forget(allowed, scope)), binding.providerId);
+          const ids = allowed.map((handle) => handle.providerRecordId);
           // Records a write of this turn added are counted before they are uncounted.
           await internals.usageSettlements.flush();
           await internals.store
             .uncountBindingRecords(binding.companyId, binding.id, ids)
             .catch((error: unknown) => internals.reportBackgroundError(error, 'uncountBindingRecords'));
-          return { result: forgotten, usage: forgotten.usage, warnings: forgotten.warnings, recordIds: valid.handles.map((handle) => handle.providerRecordId) };
+          await unregisterHandles(internals, binding, ids);
+          const warnings = [...forgotten.warnings, ...skipped];
+          return { result: { ...forgotten, warnings }, usage: forgotten.usage, warnings, recordIds: ids, dropped: refused.length };
         },
+        options,
       );
       return { ...result, ...receipt };
     },
@@ -252,8 +292,12 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
           valid = parseInput(requests.serviceCorrectRequestSchema, request, 'correct request');
           return { ...scopeFields(valid), bindingKey: valid.bindingKey, details: { reason: valid.patch.reason !== undefined } };
         },
-        async ({ adapter, binding, scope }) => {
+        async (input) => {
+          const { adapter, binding, scope, call } = input;
           requireCapability(adapter, 'correction', 'correct');
+          // A record the caller cannot show is its own reads as missing; the provider never sees the handle.
+          const { allowed } = await ownedHandles(input, actorAgentId, [valid.handle]);
+          if (allowed.length === 0) throw new MemoryNotFoundError({ resourceId: valid.handle.providerRecordId });
           // With new text the record's size is known: it replaces the counted one, or a superseding version is counted.
           const text = valid.patch.text;
           const bytes = text === undefined ? 0 : recordBytes({ text, summary: valid.patch.summary, metadata: valid.patch.metadata });
@@ -261,12 +305,18 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
           const corrected = await underQuota(
             internals,
             reservation,
-            () => adapter.correct(valid.handle, valid.patch, scope),
+            async () => checkProviderResult('correct', await call('correct', () => adapter.correct(valid.handle, valid.patch, scope)), binding.providerId),
             (result) => (text === undefined ? [] : [{ providerRecordId: result.record.providerRecordId, bytes }]),
           );
           const ids = [valid.handle.providerRecordId, corrected.record.providerRecordId];
+          // A superseding version belongs where the corrected record did.
+          if (corrected.record.providerRecordId !== valid.handle.providerRecordId) {
+            const placed = await placeHandles(input.placement, adapter.key, [valid.handle]);
+            await registerHandles(internals, binding, { ...(placed.own.get(valid.handle.providerRecordId) ?? scope) }, [corrected.record]);
+          }
           return { result: corrected, usage: corrected.usage, warnings: corrected.warnings, recordIds: [...new Set(ids)] };
         },
+        options,
       );
       return { ...result, ...receipt };
     },
@@ -283,14 +333,24 @@ export function createRecordOperations(internals: ServiceInternals, context: Mem
           valid = parseInput(requests.serviceProfileRequestSchema, request, 'profile request');
           return { ...scopeFields(valid), bindingKey: valid.bindingKey };
         },
-        async ({ adapter, scope }) => {
+        async ({ adapter, binding, scope, call, placement }) => {
           requireCapability(adapter, 'profile', 'profile');
-          const profile = await adapter.profile(scope);
-          const warnings = warningsOf(profile);
-          if (profile.items === undefined) return { result: { ...profile, warnings }, usage: profile.usage, warnings };
-          const { snippets, dropped } = guardSnippets(profile.items, scope, warnings, 'profile result');
-          return { result: { ...profile, items: snippets, warnings }, usage: profile.usage, warnings, recordIds: idsOf(snippets), resultCount: snippets.length, dropped };
+          const profile = checkProviderResult('profile', await call('profile', () => adapter.profile(scope)), binding.providerId);
+          const warnings = profile.warnings;
+          const summary = guardSummary(profile.summary, internals.trustsSummariesOf(binding), warnings) ?? '';
+          const { items, ...rest } = profile;
+          if (items === undefined) return { result: { ...rest, summary, warnings }, usage: profile.usage, warnings };
+          const { snippets, dropped } = await guardSnippets(items, placement, warnings, `${binding.providerId} profile result`, 'items');
+          return {
+            result: { ...rest, summary, items: snippets, warnings },
+            usage: profile.usage,
+            warnings,
+            recordIds: idsOf(snippets),
+            resultCount: snippets.length,
+            dropped,
+          };
         },
+        options,
       );
       return { ...result, ...receipt };
     },

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import {
   MemoryApiCallError,
   MemoryError,
+  MemoryTimeoutError,
   normalizeScope,
   type MemoryAdapter,
   type MemoryHookContext,
@@ -20,7 +21,10 @@ import type { ServiceInternals } from '../service/service-internals';
 import type { MemoryOperationEntry, MemoryOperationType } from '../store/memory-service-records';
 import { companyOfCall, type MemoryCallContext } from './call-context';
 import { recordCostEvents } from '../costs/record-cost-events';
-import { attributionModeOf } from './usage-attribution';
+import { attributionModeOf, hasBillableCounters } from './usage-attribution';
+import { actingAgentOf, applyAgentIdentity } from './agent-identity';
+import { callWithDeadline } from './provider-deadline';
+import type { PlacementContext } from './result-scope-guard';
 
 /** What an operation needs before it can run: its validated request, reduced to what the service reads. */
 export interface PreparedOperation {
@@ -64,6 +68,20 @@ export interface OperationInput {
   scope: MemoryScope;
   source: MemorySourceRef | undefined;
   operationId: string;
+  /**
+   * Calls the provider under the operation's deadline. Every adapter call goes through it: past
+   * the deadline it rejects with `MemoryTimeoutError`, so the body stops there and a late result
+   * is never used, logged as a success or written.
+   */
+  call<Value>(name: string, work: () => Promise<Value>): Promise<Value>;
+  /** What the result checks need to place the provider's records for the caller. */
+  placement: PlacementContext;
+}
+
+/** How an operation runs besides its request: the deadline a hook delivery gives it. */
+export interface OperationOptions {
+  /** The deadline of each provider call, when smaller than the binding's (a hook's timeout). */
+  deadlineMs?: number;
 }
 
 /** What every operation returns besides its result. */
@@ -102,6 +120,7 @@ export async function runOperation<Result>(
   policyOperation: MemoryServiceOperation,
   prepare: () => PreparedOperation,
   execute: (input: OperationInput) => Promise<OperationOutcome<Result>>,
+  options: OperationOptions = {},
 ): Promise<{ result: Result; receipt: MemoryOperationReceipt }> {
   const started = performance.now();
   const createdAt = internals.now();
@@ -111,6 +130,7 @@ export async function runOperation<Result>(
   let scope: MemoryScope | undefined;
   let binding: MemoryBinding | undefined;
   internals.counters.operations += 1;
+  internals.counters.inFlightOperations += 1;
 
   const log = (entry: Partial<MemoryOperationEntry> & Pick<MemoryOperationEntry, 'status' | 'usage' | 'warnings' | 'droppedOutOfScope'>) => {
     const logCompany = companyId;
@@ -143,7 +163,8 @@ export async function runOperation<Result>(
     }
     const source = prepared.source;
     companyId = companyOfCall(context, policyOperation, [...prepared.namedCompanyIds, source?.companyId]);
-    scope = normalizeScope({ ...prepared.scope, companyId });
+    // An agent acts as itself: its writes are its own, and it reads as far as the identity policy says.
+    scope = applyAgentIdentity(context.actor, policyOperation, normalizeScope({ ...prepared.scope, companyId }), internals.agentReadReach);
     let decision;
     try {
       // Most policies answer synchronously; awaiting only a promise saves a tick per operation.
@@ -166,19 +187,41 @@ export async function runOperation<Result>(
       prepared.resolutionAgentId ?? scope.agentId ?? (context.actor.kind === 'agent' ? context.actor.agentId : undefined);
     binding ??= (await resolveBinding(internals.store, companyId, resolutionAgentId, prepared.bindingKey)).binding;
     const adapter = internals.adapters.builtAdapter(binding) ?? (await internals.adapters.adapterFor(binding));
+    const bindingDeadline = internals.deadlineFor(binding);
+    const deadlineMs = options.deadlineMs === undefined ? bindingDeadline : Math.min(options.deadlineMs, bindingDeadline);
+    const providerId = binding.providerId;
     const provided = await execute({
       adapter,
       binding,
       scope,
       source: source === undefined ? undefined : ({ ...source, companyId } as MemorySourceRef),
       operationId,
+      call: (name, work) =>
+        callWithDeadline(work, deadlineMs, `${providerId} ${name}`).catch((error: unknown) => {
+          if (MemoryTimeoutError.isInstance(error)) internals.counters.timedOutProviderCalls += 1;
+          throw error;
+        }),
+      placement: {
+        registry: internals.store,
+        scope,
+        providerId,
+        bindingId: binding.id,
+        ...(context.actor.kind === 'agent' ? { readerAgentId: context.actor.agentId } : {}),
+        reach: internals.agentReadReach,
+      },
     });
     // Resolved secrets a provider echoed (in results, warnings, usage, raw payloads) end here.
     const outcome = internals.redactor.redact(provided);
     const usage = outcome.usage ?? [];
     const dropped = outcome.dropped ?? 0;
     internals.counters.droppedOutOfScope += dropped;
-    const attributionMode = attributionModeOf(context.attributionMode, usage, context.heartbeatRunId);
+    let attributionMode = attributionModeOf(context.attributionMode, usage, context.heartbeatRunId);
+    let billed = usage;
+    if (attributionMode === 'untracked') {
+      // Metered provider usage that no run accounts for is a direct cost, as the plan says, whatever the provider called it.
+      billed = usage.filter((entry) => entry.billingType === 'metered_api' && hasBillableCounters(entry));
+      if (billed.length > 0) attributionMode = 'billed_directly';
+    }
     let costEventId = context.costEventId;
     // Work the run already accounts for (included_in_run) creates no cost event; direct metered calls do.
     if (costEventId === undefined && attributionMode === 'billed_directly') {
@@ -187,9 +230,9 @@ export async function runOperation<Result>(
         companyId,
         binding,
         scope,
-        agentId: scope.agentId ?? (context.actor.kind === 'agent' ? context.actor.agentId : undefined),
+        agentId: scope.agentId ?? actingAgentOf(context.actor),
         heartbeatRunId: context.heartbeatRunId,
-        usage,
+        usage: billed,
         occurredAt: createdAt,
       });
     }
@@ -226,5 +269,7 @@ export async function runOperation<Result>(
     });
     if (written !== undefined) await written;
     throw error;
+  } finally {
+    internals.counters.inFlightOperations -= 1;
   }
 }

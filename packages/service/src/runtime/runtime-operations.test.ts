@@ -79,7 +79,9 @@ describe('runtime operations', () => {
     await admin.setTarget({ targetType: 'agent', agentId: 'builder' }, 'builder-own');
     expect((await service.runtime(as(actors.builder)).list()).bindingKey).toBe('builder-own');
     expect((await service.runtime(as(actors.planner)).list()).bindingKey).toBe('default');
-    expect((await service.runtime(as(actors.planner)).list({ scope: { agentId: 'builder' } })).bindingKey).toBe('builder-own');
+    expect((await service.runtime(as(actors.acmeAdmin)).list({ scope: { agentId: 'builder' } })).bindingKey).toBe('builder-own');
+    // An agent reads as itself: naming another agent is refused (see agent-identity.test.ts).
+    await expect(service.runtime(as(actors.planner)).list({ scope: { agentId: 'builder' } })).rejects.toMatchObject({ code: 'MEMORY_SCOPE_VIOLATION' });
     expect((await service.runtime(as(actors.acmeAdmin)).list()).bindingKey).toBe('default');
     expect((await service.runtime(as(actors.builder)).list({ bindingKey: 'default' })).bindingKey).toBe('default');
   });
@@ -119,6 +121,8 @@ describe('runtime operations', () => {
   it('turns a provider error outside the hierarchy into a typed error, and logs it', async () => {
     const service = await start({ providers: [billedProvider()] });
     await bindCompanyDefault(service, actors.acmeAdmin, 'default', 'billed');
+    // The record is the planner's (written through the service), so the forget reaches the provider.
+    await service.runtime(as(actors.planner)).upsertRecords({ records: [{ text: 'x' }] });
     const forget = service.runtime(as(actors.planner)).forget({ handles: [{ providerKey: 'billed', providerRecordId: 'b-0' }] });
     await expect(forget).rejects.toBeInstanceOf(MemoryApiCallError);
     await expect(forget).rejects.toThrow('Provider billed failed: plugin bug');

@@ -26,6 +26,8 @@ import { createDestinationCheck } from '../security/provider-destinations';
 import { createRedactingStore } from '../security/redacting-store';
 import { createSecretRedactor } from '../security/secret-redactor';
 import { defaultRetentionFloorDays } from './memory-service-settings';
+import { deadlineOf, defaultProviderDeadlineMs } from '../runtime/provider-deadline';
+import { defaultAgentReadReach } from '../runtime/agent-identity';
 
 /** The providers of a service: list them, register plugins. */
 export interface MemoryServiceProviders {
@@ -151,6 +153,7 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     settings.queue ??
     createInProcessJobQueue({ onError: (error, job) => reportBackgroundError(error, `job:${job.kind}`) });
   await queue.start();
+  const deadlines = { ...settings.deadlines, defaultMs: settings.deadlines?.defaultMs ?? defaultProviderDeadlineMs };
   const internals: ServiceInternals = {
     store,
     registry,
@@ -175,7 +178,18 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     reportBackgroundError,
     redactor,
     bindingRules,
-    counters: { operations: 0, failedOperations: 0, deniedOperations: 0, droppedOutOfScope: 0, failedHookDeliveries: 0 },
+    deadlineFor: (binding) => deadlineOf(deadlines, binding),
+    agentReadReach: settings.agentIdentity?.reads ?? defaultAgentReadReach,
+    trustsSummariesOf: (binding) => settings.results?.trustProviderSummaries?.(binding) === true,
+    counters: {
+      operations: 0,
+      failedOperations: 0,
+      deniedOperations: 0,
+      droppedOutOfScope: 0,
+      failedHookDeliveries: 0,
+      inFlightOperations: 0,
+      timedOutProviderCalls: 0,
+    },
   };
   for (const factory of settings.providers ?? []) registry.register(factory);
   const hooks = createMemoryHooks(internals);

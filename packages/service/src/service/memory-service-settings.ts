@@ -8,6 +8,9 @@ import type { MemoryProviderFactory } from '../providers/memory-provider-factory
 import type { MemoryServiceStore } from '../store/memory-service-store';
 import type { MemoryJobQueue } from '../queue/memory-job-queue';
 import type { MemoryCostEventRecorder } from '../runtime/usage-attribution';
+import type { MemoryProviderDeadlines } from '../runtime/provider-deadline';
+import type { MemoryAgentIdentityPolicy } from '../runtime/agent-identity';
+import type { MemoryBinding } from '../bindings/memory-binding';
 
 /** Caps of the pre-run preamble. */
 export interface MemoryHydrationLimits {
@@ -105,6 +108,20 @@ export interface MemoryServiceSettings {
   recordCostEvent?: MemoryCostEventRecorder;
   /** Told about failures of background work (an operation-log batch that could not be written). Default: counted only. */
   onBackgroundError?: (error: unknown, task: string) => void;
+  /**
+   * Service-side deadlines of provider calls (runtime operations, agent tools, hooks, extraction
+   * jobs): `defaultMs` (default 30000) and `forBinding(binding)` for an operator's choice per
+   * binding. A call past its deadline fails with `MemoryTimeoutError`; its late result is discarded.
+   */
+  deadlines?: MemoryProviderDeadlines;
+  /** The agent identity policy: what an agent may read beyond its own records. Default `{ reads: 'own-and-shared' }`. */
+  agentIdentity?: MemoryAgentIdentityPolicy;
+  /**
+   * Results. `trustProviderSummaries(binding)` says whether a binding's provider summaries (a
+   * query's `profileSummary`, a profile's `summary`) are passed on; they cannot be checked
+   * against the scope, so by default they are withheld with a warning.
+   */
+  results?: { trustProviderSummaries?: (binding: MemoryBinding) => boolean };
 }
 
 const functionSchema = (what: string) => z.custom<(...values: never[]) => unknown>((value) => typeof value === 'function', `must be ${what}`);
@@ -167,6 +184,11 @@ const settingsSchema = z.strictObject({
     .optional(),
   recordCostEvent: functionSchema('a function (event)').optional(),
   onBackgroundError: functionSchema('a function (error, task)').optional(),
+  deadlines: z
+    .strictObject({ defaultMs: positiveInteger(3_600_000).optional(), forBinding: functionSchema('a function (binding)').optional() })
+    .optional(),
+  agentIdentity: z.strictObject({ reads: z.enum(['own', 'own-and-shared', 'company']).optional() }).optional(),
+  results: z.strictObject({ trustProviderSummaries: functionSchema('a function (binding)').optional() }).optional(),
 });
 
 /** Validates the settings; a bad one throws `MemoryValidationError` naming it (`settings.hooks.timeoutMs`). */

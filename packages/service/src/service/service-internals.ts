@@ -8,6 +8,8 @@ import type { MemoryCostEventRecorder } from '../runtime/usage-attribution';
 import type { MemoryJobQueue } from '../queue/memory-job-queue';
 import type { MemoryServiceStore } from '../store/memory-service-store';
 import type { MemoryHydrationLimits } from './memory-service-settings';
+import type { MemoryBinding } from '../bindings/memory-binding';
+import type { MemoryAgentReadReach } from '../runtime/agent-identity';
 import type { BindingRules } from '../providers/binding-rules';
 import type { SecretRedactor } from '../security/secret-redactor';
 
@@ -31,6 +33,10 @@ export interface MemoryServiceMetrics {
   pendingLogEntries: number;
   /** Hook deliveries that failed or timed out. */
   failedHookDeliveries: number;
+  /** Operations running now: started and not yet finished, failed or timed out. */
+  inFlightOperations: number;
+  /** Provider calls cut off by their deadline. */
+  timedOutProviderCalls: number;
 }
 
 /** What the parts of one service share. Internal. */
@@ -56,5 +62,11 @@ export interface ServiceInternals {
   /** The operator's rules for binding configs: secrets, destinations, the data directory. */
   bindingRules: BindingRules;
   reportBackgroundError: (error: unknown, task: string) => void;
+  /** The deadline of one provider call through a binding, in milliseconds. */
+  deadlineFor: (binding: MemoryBinding) => number;
+  /** What an agent may read beyond its own records. */
+  agentReadReach: MemoryAgentReadReach;
+  /** Whether a binding's provider summaries are passed on unchecked. */
+  trustsSummariesOf: (binding: MemoryBinding) => boolean;
   counters: Omit<MemoryServiceMetrics, 'loggedOperations' | 'failedLogBatches' | 'droppedLogEntries' | 'pendingLogEntries'>;
 }
