@@ -1,6 +1,6 @@
-import { MemoryError, parseInput, type MemoryScope, type MemorySnippet } from '@memplane/core';
+import { identifierSchema, MemoryError, parseInput, type MemoryScope, type MemorySnippet } from '@memplane/core';
 import type { z } from 'zod';
-import type { MemoryCallContext } from '../runtime/call-context';
+import { memoryCallContextSchema, type MemoryCallContext } from '../runtime/call-context';
 import type { MemoryRuntime } from '../runtime/memory-runtime';
 import * as schemas from './memory-tool-schemas';
 
@@ -27,7 +27,10 @@ export interface MemoryToolDefinition {
   description: string;
   /** The JSON Schema (draft 7) of the input. */
   inputSchema: Record<string, unknown>;
-  /** Validates the input and runs the tool for the caller. */
+  /**
+   * Validates the input and runs the tool for the caller. A memory error (a bad input included)
+   * comes back as `isError`; a malformed `context` (the host's part) throws `MemoryValidationError`.
+   */
   execute(input: unknown, context: MemoryToolContext): Promise<MemoryToolResult>;
 }
 
@@ -35,6 +38,8 @@ export interface MemoryToolDefinition {
 export interface MemoryToolHost {
   runtime(context: MemoryCallContext): MemoryRuntime;
 }
+
+const toolContextSchema = memoryCallContextSchema.extend({ issueId: identifierSchema.optional(), projectId: identifierSchema.optional() });
 
 const agentOf = (context: MemoryToolContext) => (context.actor.kind === 'agent' ? context.actor.agentId : undefined);
 const callContextOf = ({ issueId: _issue, projectId: _project, ...context }: MemoryToolContext): MemoryCallContext => context;
@@ -74,7 +79,9 @@ function define<Schema extends z.ZodType>(
     functionName: name.replace('.', '_'),
     description,
     inputSchema: schemas.jsonSchemaOf(schema),
-    async execute(input, context) {
+    async execute(input, untrustedContext) {
+      // The context comes from the host, not the model: a malformed one is the host's bug, so it throws.
+      const context = parseInput(toolContextSchema, untrustedContext, `${name} context`, 'context') as MemoryToolContext;
       try {
         const valid = parseInput(schema, input, `${name} input`);
         return { isError: false, ...(await run(valid, context)) };
