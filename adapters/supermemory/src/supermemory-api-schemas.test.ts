@@ -45,6 +45,10 @@ const entryVariants: Array<[string, unknown]> = [
   ['an empty createdAt', { ...entry, createdAt: '' }],
   ['no createdAt', { ...entry, createdAt: undefined }],
   ['updatedAt as a number', { ...entry, updatedAt: 5 }],
+  ['source document ids', { ...entry, documentIds: ['d1', 'd2'] }],
+  ['null document ids', { ...entry, documentIds: null }],
+  ['a numeric document id', { ...entry, documentIds: [1] }],
+  ['document ids as a string', { ...entry, documentIds: 'd1' }],
 ];
 
 const listVariants: Array<[string, unknown]> = [
@@ -74,6 +78,10 @@ const searchVariants: Array<[string, unknown]> = [
   ['a hit with array metadata', { results: [{ ...hit, metadata: [] }] }],
   ['a hit with a numeric updatedAt', { results: [{ ...hit, updatedAt: 1 }] }],
   ['a hit as null', { results: [null] }],
+  ['a hit with its documents', { results: [{ ...hit, documents: [{ id: 'd1', metadata: { mp_companyId: 'c1' } }, { id: 'd2' }] }] }],
+  ['a hit with a document without id', { results: [{ ...hit, documents: [{ metadata: {} }] }] }],
+  ['a hit with documents as an object', { results: [{ ...hit, documents: {} }] }],
+  ['a hit with a document with array metadata', { results: [{ ...hit, documents: [{ id: 'd1', metadata: [] }] }] }],
 ];
 
 describe('the hand-written Supermemory response checks', () => {
@@ -89,6 +97,10 @@ describe('the hand-written Supermemory response checks', () => {
   it.each(searchVariants)('agree with the zod search schema on %s', (_name, value) => {
     expect(isSearchResponse(value)).toBe(detailedSearchResponseSchema.safeParse(value).success);
     expect(searchResponseSchema.safeParse(value).success).toBe(detailedSearchResponseSchema.safeParse(value).success);
+  });
+
+  it('accepts a page where one entry has no metadata key, instead of failing the page', () => {
+    expect(memoryListResponseSchema.safeParse({ memoryEntries: [entry, { id: 'x', memory: 'm', createdAt: 't' }], pagination }).success).toBe(true);
   });
 
   it('reports the path of the detailed schema for a broken entry', () => {

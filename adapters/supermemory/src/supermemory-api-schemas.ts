@@ -46,11 +46,18 @@ export const createMemoriesResponseSchema = z.object({
   memories: z.array(z.object({ id: z.string().min(1), memory: z.string(), createdAt: z.string().nullish() })),
 });
 
-/** One entry of `POST /v4/memories/list`. */
+/**
+ * One entry of `POST /v4/memories/list`. `metadata` may be missing: nothing documents that
+ * every entry has the key, and one entry without it must not fail the page (it carries no
+ * company marker, so the adapter drops it with a warning unless its source document places
+ * it). `documentIds` names the documents an entry came from (the shape Supermemory's own MCP
+ * client reads).
+ */
 export const memoryEntrySchema = z.object({
   id: z.string().min(1),
   memory: z.string(),
-  metadata,
+  metadata: metadata.optional(),
+  documentIds: z.array(z.string()).nullish(),
   version: z.number().nullish(),
   isLatest: z.boolean().nullish(),
   isForgotten: z.boolean().nullish(),
@@ -72,8 +79,10 @@ export const detailedSearchResponseSchema = z.object({
       memory: z.string().nullish(),
       chunk: z.string().nullish(),
       similarity: z.number(),
-      metadata,
+      metadata: metadata.optional(),
       updatedAt: z.string().nullish(),
+      /** The source documents, with their metadata when the search asked for `include.documents` (SDK `Result.Document`). */
+      documents: z.array(z.object({ id: z.string().min(1), metadata: metadata.optional() })).nullish(),
     }),
   ),
   timing: z.number().nullish(),
@@ -89,8 +98,11 @@ const isFiniteNumber = (value: unknown) => typeof value === 'number' && Number.i
 const isNullishString = (value: unknown) => isNullish(value) || typeof value === 'string';
 const isNullishNumber = (value: unknown) => isNullish(value) || isFiniteNumber(value);
 const isNullishBoolean = (value: unknown) => isNullish(value) || typeof value === 'boolean';
-// zod requires the `metadata` key itself (a missing key is not an undefined value for a custom schema).
-const hasMetadata = (holder: Record<string, unknown>) => 'metadata' in holder && (isNullish(holder.metadata) || isObject(holder.metadata));
+// A missing `metadata` key is accepted like a null one (the entry then has no company marker).
+const hasMetadata = (holder: Record<string, unknown>) => isNullish(holder.metadata) || isObject(holder.metadata);
+const isNullishStringArray = (value: unknown) => isNullish(value) || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+const isNullishDocumentList = (value: unknown) =>
+  isNullish(value) || (Array.isArray(value) && value.every((item) => isObject(item) && isNonEmptyString(item.id) && hasMetadata(item)));
 const isNonEmptyString = (value: unknown) => typeof value === 'string' && value !== '';
 
 /** The hand-written check of one memory entry: accepts exactly what `memoryEntrySchema` accepts. */
@@ -100,6 +112,7 @@ export function isMemoryEntry(value: unknown): boolean {
     isNonEmptyString(value.id) &&
     typeof value.memory === 'string' &&
     hasMetadata(value) &&
+    isNullishStringArray(value.documentIds) &&
     isNullishNumber(value.version) &&
     isNullishBoolean(value.isLatest) &&
     isNullishBoolean(value.isForgotten) &&
@@ -127,7 +140,7 @@ export function isSearchResponse(value: unknown): boolean {
   if (!Array.isArray(results)) return false;
   for (const result of results) {
     if (!isObject(result) || !isNonEmptyString(result.id) || !isFiniteNumber(result.similarity)) return false;
-    if (!isNullishString(result.memory) || !isNullishString(result.chunk) || !isNullishString(result.updatedAt) || !hasMetadata(result)) {
+    if (!isNullishString(result.memory) || !isNullishString(result.chunk) || !isNullishString(result.updatedAt) || !hasMetadata(result) || !isNullishDocumentList(result.documents)) {
       return false;
     }
   }

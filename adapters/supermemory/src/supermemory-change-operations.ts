@@ -1,4 +1,5 @@
 import {
+  MemoryApiCallError,
   MemoryNotFoundError,
   type MemoryCorrectionPatch,
   type MemoryCorrectionResult,
@@ -12,17 +13,18 @@ import type { SupermemoryAdapterContext } from './supermemory-adapter-context';
 import {
   emptyResponseSchema,
   forgetMemoryResponseSchema,
+  maximumProviderPageSize,
   memoryListResponseSchema,
   updateDocumentResponseSchema,
   updateMemoryResponseSchema,
 } from './supermemory-api-schemas';
+import { createDocumentRelation } from './supermemory-document-relation';
 import { readSupermemoryHandle, toSupermemoryHandle } from './supermemory-handle';
 import { lookUpMemory } from './supermemory-memory-lookup';
 import { findSupermemoryScopeViolation } from './supermemory-record-mapping';
 import { decodeRecordMetadata, encodeRecordMetadata, metadataKeys } from './supermemory-record-metadata';
 import { listMemories } from './supermemory-raw-endpoints';
 import { readDocumentInScope } from './supermemory-read-operations';
-import { scopeToConditions } from './supermemory-scope-mapping';
 
 async function ignoreNotFound(run: () => Promise<unknown>): Promise<void> {
   try {
@@ -48,22 +50,48 @@ async function forgetMemory(
   });
 }
 
-/** The memory entries extracted from a captured document: the ones that share its record key. */
+/** The most memory-list pages read to find what was extracted from a document (2,000 entries). */
+const maximumDerivedPages = 20;
+
+/**
+ * Forgets the memory entries extracted from a captured document. Nothing documents that they
+ * carry the document's metadata, so they are found through the relation itself: the memory
+ * list of the container, newest first, read down to the document's creation (nothing older
+ * can come from it), forgetting every entry that names the document among its sources or
+ * carries its record key. When that range is longer than 2,000 entries, this throws a
+ * `MemoryApiCallError` before the document is deleted: never a silent success while
+ * extracted memories stay.
+ */
 async function forgetDerivedMemories(
   context: SupermemoryAdapterContext,
   scope: MemoryScope,
-  recordKey: string,
+  document: { id: string; createdAt: string },
+  recordKey: string | undefined,
   usage: MemoryUsage[],
 ): Promise<void> {
   const containerTag = context.containerTagOf(scope.companyId);
-  const filters = { AND: [...scopeToConditions({ companyId: scope.companyId }), { key: metadataKeys.recordKey, value: recordKey }] };
-  const { value, usage: callUsage } = await context.call({ operation: 'forget' }, memoryListResponseSchema, (options) =>
-    listMemories(context.client, { containerTags: [containerTag], page: 1, limit: 100, sort: 'createdAt', order: 'asc', filters }, options),
-  );
-  usage.push(callUsage);
-  for (const entry of value.memoryEntries) {
-    if (entry.isForgotten !== true) await forgetMemory(context, entry.id, containerTag, usage);
+  const since = Date.parse(document.createdAt);
+  const derived: string[] = [];
+  for (let page = 1; ; page += 1) {
+    if (page > maximumDerivedPages) {
+      throw new MemoryApiCallError({
+        message: `Could not read every memory entry created since document ${document.id} (more than ${maximumDerivedPages * maximumProviderPageSize}); the document was kept, so what was extracted from it is not left behind.`,
+        isRetryable: false,
+      });
+    }
+    const { value, usage: callUsage } = await context.call({ operation: 'forget (extracted memories)' }, memoryListResponseSchema, (options) =>
+      listMemories(context.client, { containerTags: [containerTag], page, limit: maximumProviderPageSize, sort: 'createdAt', order: 'desc' }, options),
+    );
+    usage.push(callUsage);
+    let reachedOlder = false;
+    for (const entry of value.memoryEntries) {
+      if (Date.parse(entry.createdAt) < since) reachedOlder = true;
+      const related = entry.documentIds?.includes(document.id) === true || (recordKey !== undefined && entry.metadata?.[metadataKeys.recordKey] === recordKey);
+      if (related && entry.isForgotten !== true) derived.push(entry.id);
+    }
+    if (reachedOlder || page >= value.pagination.totalPages || value.memoryEntries.length === 0) break;
   }
+  for (const memoryId of derived) await forgetMemory(context, memoryId, containerTag, usage);
 }
 
 /**
@@ -92,6 +120,8 @@ export async function forgetSupermemoryRecords(
     if (reference.kind === 'document') {
       const document = await readDocumentInScope(context, reference.documentId, handle.providerRecordId, scope, usage);
       if (document === undefined) continue;
+      // Extracted memories first: if that fails, the document (and the relation) is still there to retry.
+      await forgetDerivedMemories(context, scope, document, decodeRecordMetadata(document.metadata, []).recordKey, usage);
       await ignoreNotFound(async () => {
         const { usage: callUsage } = await context.call(
           { operation: 'forget', resourceId: handle.providerRecordId },
@@ -100,13 +130,12 @@ export async function forgetSupermemoryRecords(
         );
         usage.push(callUsage);
       });
-      const recordKey = decodeRecordMetadata(document.metadata, []).recordKey;
-      if (recordKey !== undefined) await forgetDerivedMemories(context, scope, recordKey, usage);
       continue;
     }
     const found = await lookUpMemory(context, scope, reference.memoryId, reference.recordKey, usage);
     if (found?.current === undefined) continue;
-    if (findSupermemoryScopeViolation(decodeRecordMetadata(found.current.metadata, []), scope) !== undefined) continue;
+    const { decoded } = await createDocumentRelation(context, scope.companyId, usage).decode(found.current, []);
+    if (findSupermemoryScopeViolation(decoded, scope) !== undefined) continue;
     await forgetMemory(context, found.current.id, containerTag, usage);
   }
   return { usage, warnings };
@@ -156,7 +185,7 @@ export async function correctSupermemoryRecord(
   }
   const found = await lookUpMemory(context, scope, reference.memoryId, reference.recordKey, usage);
   const current = found?.current;
-  const decoded = current === undefined ? undefined : decodeRecordMetadata(current.metadata, []);
+  const decoded = current === undefined ? undefined : (await createDocumentRelation(context, scope.companyId, usage).decode(current, [])).decoded;
   if (current === undefined || decoded === undefined || findSupermemoryScopeViolation(decoded, scope) !== undefined) {
     throw new MemoryNotFoundError({ resourceId: handle.providerRecordId });
   }

@@ -74,7 +74,9 @@ function toMemoryEntry(memory: FakeMemory) {
   return {
     id: memory.id,
     memory: memory.memory,
-    metadata: memory.metadata,
+    // An entry with no metadata of its own (extracted from a document) has no `metadata` key:
+    // nothing documents that every entry carries one.
+    ...(Object.keys(memory.metadata).length === 0 ? {} : { metadata: memory.metadata }),
     version: memory.version,
     isLatest: memory.isLatest,
     isForgotten: memory.isForgotten,
@@ -146,6 +148,12 @@ export function createSupermemoryFake(settings: SupermemoryFakeSettings = {}): S
     const problem = findFilterProblem(body.filters);
     return problem === undefined ? (body.filters as FakeFilter) : error(400, `Invalid filters: ${problem}`);
   }
+
+  const sourceDocuments = (memory: FakeMemory) =>
+    memory.documentIds.flatMap((documentId) => {
+      const document = store.documents.get(documentId);
+      return document === undefined ? [] : [{ id: document.id, createdAt: document.createdAt, updatedAt: document.updatedAt, metadata: document.metadata, title: null, type: 'text' }];
+    });
 
   const handlers: RequestHandler[] = [
     // Source: SDK `client.add` / `documents.add` and the docs page "Add Context" (ingestion/add-memories).
@@ -225,12 +233,15 @@ export function createSupermemoryFake(settings: SupermemoryFakeSettings = {}): S
       if (filter instanceof Response) return filter;
       const limit = Number(body.limit ?? 10);
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) return error(400, 'limit must be 1 to 100');
-      const threshold = typeof body.threshold === 'number' ? body.threshold : 0;
-      const includeForgotten = (body.include as { forgottenMemories?: unknown } | undefined)?.forgottenMemories === true;
+      // Docs page "Search" (supermemory.ai/docs/search, `threshold`: 0 least sensitive, 1 most)
+      // and the review of issue 16: the memories threshold defaults to 0.5 when not sent.
+      const threshold = typeof body.threshold === 'number' ? body.threshold : 0.5;
+      const include = (body.include ?? {}) as { forgottenMemories?: unknown; documents?: unknown };
+      const includeForgotten = include.forgottenMemories === true;
       const terms = [...new Set(tokenize(body.q))];
       const results = [...store.memories.values()]
         .filter((memory) => (tag === undefined || memory.containerTag === tag) && memory.isLatest && (includeForgotten || !memory.isForgotten))
-        .filter((memory) => matchesFilter(filter, memory.metadata))
+        .filter((memory) => matchesFilter(filter, store.filterableMetadata(memory)))
         .map((memory) => {
           const words = new Set(tokenize(memory.memory));
           return { memory, similarity: terms.length === 0 ? 0 : terms.filter((term) => words.has(term)).length / terms.length };
@@ -241,10 +252,12 @@ export function createSupermemoryFake(settings: SupermemoryFakeSettings = {}): S
         .map(({ memory, similarity }) => ({
           id: memory.id,
           memory: memory.memory,
-          metadata: memory.metadata,
+          metadata: Object.keys(memory.metadata).length === 0 ? null : memory.metadata,
           similarity,
           updatedAt: memory.updatedAt,
           version: memory.version,
+          // SDK `SearchMemoriesResponse.Result.documents`: metadata only with include.documents.
+          ...(include.documents === true ? { documents: sourceDocuments(memory) } : {}),
         }));
       return HttpResponse.json({ results, timing: 12, total: results.length });
     })),

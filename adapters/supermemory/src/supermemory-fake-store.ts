@@ -71,6 +71,8 @@ export interface SupermemoryFakeStore {
   /** Finds an entry by id or exact content in a container. */
   findMemory(containerTag: string, target: { id?: string; content?: string }): FakeMemory | undefined;
   updateMemory(previous: FakeMemory, newContent: string, metadata: FlatMetadata | undefined): FakeMemory;
+  /** The metadata filters see on an entry: its own over its source documents'. */
+  filterableMetadata(memory: FakeMemory): FlatMetadata;
   /** The entries of a container that match the filter, in `createdAt` order. */
   memoriesIn(containerTag: string, filter: FakeFilter | undefined): FakeMemory[];
   /** Finishes processing every document and makes every document visible. */
@@ -120,15 +122,17 @@ export function createSupermemoryFakeStore(): SupermemoryFakeStore {
     return memory;
   }
 
-  // One memory per paragraph, carrying the document's metadata (the fake's stand-in for
-  // Supermemory's LLM extraction, which the docs say keeps the document's container tag).
+  // One memory per paragraph (the fake's stand-in for Supermemory's LLM extraction), in the
+  // document's container and linked to it by `documentIds`, with NO metadata of its own: the
+  // docs ("How Supermemory Works", concepts/how-it-works: documents vs memories) describe
+  // memories extracted from documents and linked to them, never a copy of their metadata.
   function extract(document: FakeDocument): void {
     for (const memory of memories.values()) {
       if (memory.documentIds.includes(document.id) && memory.isLatest) memory.isLatest = false;
     }
     const tag = document.containerTags[0] ?? '';
     for (const paragraph of document.content.split(/\n\s*\n/)) {
-      if (paragraph.trim() !== '') storeMemory(tag, paragraph.trim(), document.metadata, document.id);
+      if (paragraph.trim() !== '') storeMemory(tag, paragraph.trim(), {}, document.id);
     }
   }
 
@@ -235,7 +239,14 @@ export function createSupermemoryFakeStore(): SupermemoryFakeStore {
       return next;
     },
     memoriesIn(containerTag, filter) {
-      return [...memories.values()].filter((memory) => memory.containerTag === containerTag && matchesFilter(filter, memory.metadata));
+      return [...memories.values()].filter((memory) => memory.containerTag === containerTag && matchesFilter(filter, store.filterableMetadata(memory)));
+    },
+    filterableMetadata(memory) {
+      // Filters reach an extracted memory through its source documents (the relation): the
+      // reading under which the adapter's scope filters can find captured residue at all.
+      const inherited: FlatMetadata = {};
+      for (const documentId of memory.documentIds) Object.assign(inherited, documents.get(documentId)?.metadata);
+      return { ...inherited, ...memory.metadata };
     },
     settle() {
       for (const document of documents.values()) {

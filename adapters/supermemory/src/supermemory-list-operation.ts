@@ -10,6 +10,7 @@ import {
 import { z } from 'zod';
 import type { SupermemoryAdapterContext } from './supermemory-adapter-context';
 import { maximumProviderPageSize, memoryListResponseSchema, type SupermemoryMemoryEntry } from './supermemory-api-schemas';
+import { createDocumentRelation } from './supermemory-document-relation';
 import { keepIfInScope, memoryToSnippet } from './supermemory-record-mapping';
 import { decodeRecordMetadata, matchesMetadataFilter, metadataFilterToConditions } from './supermemory-record-metadata';
 import { listMemories } from './supermemory-raw-endpoints';
@@ -77,6 +78,7 @@ export async function listSupermemoryRecords(
   let after: EntryKey | undefined = position?.after;
   let steppedBack = false;
   let lastTotal = position?.total ?? 0;
+  const relation = createDocumentRelation(context, request.scope.companyId, usage);
   for (let read = 0; read < maximumPagesPerCall; read += 1) {
     const { value, usage: callUsage } = await context.call({ operation: 'list' }, memoryListResponseSchema, (options) =>
       listMemories(context.client, { containerTags: [containerTag], page, limit: size, sort: 'createdAt', order: 'asc', filters }, options),
@@ -97,7 +99,9 @@ export async function listSupermemoryRecords(
       const entry = entries[index] as SupermemoryMemoryEntry;
       after = keyOf(entry);
       if (entry.isForgotten !== true && entry.isLatest !== false) {
-        const decoded = decodeRecordMetadata(entry.metadata, warnings);
+        let decoded = decodeRecordMetadata(entry.metadata, warnings);
+        // Only an entry without a company marker of its own costs a look at its source document.
+        if (decoded.scope === undefined) decoded = (await relation.decode(entry, warnings)).decoded;
         if (keepIfInScope(entry.id, decoded, request.scope, warnings) && matchesMetadataFilter(decoded.metadata, request.metadataFilter)) {
           items.push(memoryToSnippet(entry, decoded));
         }

@@ -29,7 +29,7 @@ export interface SupermemoryMemoryListBody {
   page: number;
   limit: number;
   sort: 'createdAt';
-  order: 'asc';
+  order: 'asc' | 'desc';
   filters?: SupermemoryFilters;
 }
 

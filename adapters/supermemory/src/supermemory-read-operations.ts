@@ -12,7 +12,8 @@ import type { SupermemoryAdapterContext } from './supermemory-adapter-context';
 import { documentResponseSchema, searchResponseSchema, type SupermemoryDocument } from './supermemory-api-schemas';
 import { readSupermemoryHandle } from './supermemory-handle';
 import { lookUpMemory } from './supermemory-memory-lookup';
-import { documentToSnippet, findSupermemoryScopeViolation, keepIfInScope, memoryToSnippet } from './supermemory-record-mapping';
+import { createDocumentRelation } from './supermemory-document-relation';
+import { chunkToSnippet, documentToSnippet, findSupermemoryScopeViolation, keepIfInScope, memoryToSnippet } from './supermemory-record-mapping';
 import {
   decodeRecordMetadata,
   hasPostOnlyConditions,
@@ -50,6 +51,8 @@ export async function querySupermemory(
           searchMode: 'memories',
           limit,
           filters: { AND: conditions },
+          // The source documents (with their metadata) place entries extracted from a capture.
+          include: { documents: true },
           ...(context.settings.searchThreshold === undefined ? {} : { threshold: context.settings.searchThreshold }),
         },
         options,
@@ -57,15 +60,30 @@ export async function querySupermemory(
     (response) => response.timing,
   );
   const snippets: MemorySnippet[] = [];
+  const allUsage: MemoryUsage[] = [usage];
+  const relation = createDocumentRelation(context, request.scope.companyId, allUsage);
   for (const result of value.results) {
-    const decoded = decodeRecordMetadata(result.metadata, warnings);
-    const text = result.memory ?? result.chunk;
-    if (text === null || text === undefined) continue;
+    let decoded = decodeRecordMetadata(result.metadata, warnings);
+    let placedBy: string | undefined;
+    // Only an entry without a company marker of its own costs a look at its documents.
+    if (decoded.scope === undefined) ({ decoded, documentId: placedBy } = await relation.decode(result, warnings));
     if (!keepIfInScope(result.id, decoded, request.scope, warnings)) continue;
     if (!matchesMetadataFilter(decoded.metadata, request.metadataFilter)) continue;
-    snippets.push(memoryToSnippet({ id: result.id, memory: text, updatedAt: result.updatedAt }, decoded, result.similarity));
+    if (typeof result.memory === 'string') {
+      snippets.push(memoryToSnippet({ id: result.id, memory: result.memory, updatedAt: result.updatedAt }, decoded, result.similarity));
+      continue;
+    }
+    if (typeof result.chunk !== 'string') continue;
+    // A chunk hit's id is a chunk id, which no memory or document endpoint takes: its handle
+    // is its document's, the only one get and forget can use.
+    const documentId = placedBy ?? result.documents?.[0]?.id;
+    if (documentId === undefined) {
+      warnings.push({ type: 'compatibility', feature: 'search', details: `Supermemory returned chunk ${result.id} without its document; it was left out, since no handle could reach it.` });
+      continue;
+    }
+    snippets.push(chunkToSnippet(documentId, result.chunk, result.updatedAt, decoded, result.similarity));
   }
-  return { snippets: snippets.slice(0, topK), usage: [usage], warnings };
+  return { snippets: snippets.slice(0, topK), usage: allUsage, warnings };
 }
 
 async function readDocument(
@@ -134,7 +152,7 @@ export async function getSupermemoryRecord(
   }
   const found = await lookUpMemory(context, scope, reference.memoryId, reference.recordKey, usage);
   if (found?.current === undefined) return null;
-  const decoded = decodeRecordMetadata(found.current.metadata, warnings);
+  const { decoded } = await createDocumentRelation(context, scope.companyId, usage).decode(found.current, warnings);
   if (findSupermemoryScopeViolation(decoded, scope) !== undefined) return null;
   return memoryToSnippet(found.current, decoded);
 }

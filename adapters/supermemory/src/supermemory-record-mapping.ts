@@ -63,3 +63,10 @@ export function documentToSnippet(document: SupermemoryDocument, decoded: Decode
   if (snippet.summary === undefined && typeof document.summary === 'string') snippet.summary = document.summary;
   return snippet;
 }
+
+/** A chunk search hit as a snippet: it carries its document's handle, since a chunk id reaches no endpoint. */
+export function chunkToSnippet(documentId: string, text: string, updatedAt: string | null | undefined, decoded: DecodedRecordMetadata, score: number): MemorySnippet {
+  const snippet: MemorySnippet = { handle: toSupermemoryHandle({ kind: 'document', documentId }), text, score };
+  if (typeof updatedAt === 'string') snippet.updatedAt = updatedAt;
+  return withRecordFields(snippet, decoded);
+}

@@ -79,6 +79,9 @@ describe('request bodies', () => {
                 },
               ],
             },
+            "include": {
+              "documents": true,
+            },
             "limit": 5,
             "q": "deploy day",
             "searchMode": "memories",

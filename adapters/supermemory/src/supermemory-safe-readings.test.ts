@@ -1,0 +1,143 @@
+import { MemoryApiCallError, type MemoryAdapter, type MemoryScope } from '@memplane/core';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { toSupermemoryContainerTag } from './supermemory-container-tag';
+import { fakeBaseURL, setupSupermemoryFake } from './supermemory-test-setup';
+
+/**
+ * The adapter over readings of Supermemory that its docs leave open: extracted memories
+ * related to their document (no metadata copy), a memory list that ignores `filters`, list
+ * entries without `metadata`, the 0.5 default search threshold and chunk-shaped hits.
+ */
+const environment = setupSupermemoryFake();
+const { fake, testServer } = environment;
+const bindingKey = 'safe-readings';
+let counter = 0;
+
+function freshScope(fields: Partial<MemoryScope> = {}): MemoryScope {
+  counter += 1;
+  return { companyId: `safe-reading-co-${counter}`, ...fields };
+}
+
+const sourceOf = (scope: MemoryScope) => ({ kind: 'issue_comment' as const, companyId: scope.companyId, issueId: 'ISS-9' });
+
+async function captureAndSettle(adapter: MemoryAdapter, scope: MemoryScope, text: string) {
+  const captured = await adapter.capture({ bindingKey, scope, source: sourceOf(scope), payload: { text } });
+  fake.store.settle();
+  const [handle] = captured.records ?? [];
+  if (handle === undefined) throw new TypeError('a document handle was expected');
+  return handle;
+}
+
+describe('captured residue, related to its document rather than carrying its metadata', () => {
+  it('passes the company check through the document, and stays out of other scopes', async () => {
+    const adapter = environment.createAdapter();
+    const scope = freshScope({ agentId: 'planner' });
+    await captureAndSettle(adapter, scope, 'The release train leaves on Thursday.\n\nHotfixes skip the train.');
+    const extracted = [...fake.store.memories.values()].filter((memory) => memory.containerTag === toSupermemoryContainerTag(scope.companyId));
+    expect(extracted.map((memory) => memory.metadata)).toEqual([{}, {}]);
+
+    const listed = await adapter.list({ bindingKey, scope });
+    expect(listed.items.map((item) => item.text).sort()).toEqual(['Hotfixes skip the train.', 'The release train leaves on Thursday.']);
+    expect(listed.items[0]).toMatchObject({ source: sourceOf(scope), scope });
+    const found = await adapter.query({ bindingKey, scope, query: 'release train Thursday' });
+    expect(found.snippets.map((snippet) => snippet.text)).toContain('The release train leaves on Thursday.');
+    const [first] = listed.items;
+    expect(await adapter.get(first!.handle, scope)).toMatchObject({ text: first!.text, source: sourceOf(scope) });
+
+    expect((await adapter.list({ bindingKey, scope: { ...scope, agentId: 'reviewer' } })).items).toEqual([]);
+    expect((await adapter.list({ bindingKey, scope: freshScope() })).items).toEqual([]);
+  });
+
+  it('forgetting the capture forgets every memory extracted from it', async () => {
+    const adapter = environment.createAdapter();
+    const scope = freshScope();
+    const handle = await captureAndSettle(adapter, scope, 'Backups run at midnight.\n\nRestores are tested monthly.');
+    const documentId = handle.providerRecordId.slice('doc:'.length);
+    const derived = () => [...fake.store.memories.values()].filter((memory) => memory.documentIds.includes(documentId));
+    expect(derived()).toHaveLength(2);
+    await adapter.forget([handle], scope);
+    expect(derived().every((memory) => memory.isForgotten)).toBe(true);
+    expect(fake.store.documents.has(documentId)).toBe(false);
+    expect((await adapter.list({ bindingKey, scope })).items).toEqual([]);
+  });
+});
+
+describe('a memory list that ignores filters', () => {
+  it('never reports a record missing, or forgotten, while it may still be stored', async () => {
+    const adapter = environment.createAdapter();
+    const scope = freshScope();
+    const tag = toSupermemoryContainerTag(scope.companyId);
+    // 2,100 entries written before the record, by memplane for the same company.
+    for (let batch = 0; batch < 21; batch += 1) {
+      fake.store.createMemories(tag, Array.from({ length: 100 }, (_, index) => ({ content: `filler ${batch}-${index}`, metadata: { mp_companyId: scope.companyId } })));
+    }
+    const [handle] = (await adapter.upsertRecords({ bindingKey, scope, records: [{ text: 'The one record that matters.' }] })).records ?? [];
+    fake.misbehaviour.ignoreFilters = true;
+    try {
+      await expect(adapter.get(handle!, scope)).rejects.toSatisfy((error) => MemoryApiCallError.isInstance(error) && /could not be proven/.test(error.message));
+      await expect(adapter.forget([handle!], scope)).rejects.toSatisfy(MemoryApiCallError.isInstance);
+      await expect(adapter.correct(handle!, { text: 'changed' }, scope)).rejects.toSatisfy(MemoryApiCallError.isInstance);
+    } finally {
+      fake.misbehaviour.ignoreFilters = false;
+    }
+    const stored = [...fake.store.memories.values()].find((memory) => memory.memory === 'The one record that matters.');
+    expect(stored?.isForgotten).toBe(false);
+    // With the filter honoured, the same handle reads and forgets in one call each.
+    expect(await adapter.get(handle!, scope)).toMatchObject({ text: 'The one record that matters.' });
+    await adapter.forget([handle!], scope);
+    expect(stored?.isForgotten).toBe(true);
+  });
+});
+
+describe('list entries without a metadata key', () => {
+  it('are dropped with a warning, and never fail the page', async () => {
+    const adapter = environment.createAdapter();
+    const scope = freshScope();
+    await adapter.upsertRecords({ bindingKey, scope, records: [{ text: 'Marked record.' }] });
+    fake.store.createMemories(toSupermemoryContainerTag(scope.companyId), [{ content: 'An entry written outside memplane, with no metadata.' }]);
+    fake.misbehaviour.ignoreFilters = true;
+    try {
+      const page = await adapter.list({ bindingKey, scope });
+      expect(page.items.map((item) => item.text)).toEqual(['Marked record.']);
+      expect(page.warnings).toContainEqual(expect.objectContaining({ type: 'scope_violation' }));
+    } finally {
+      fake.misbehaviour.ignoreFilters = false;
+    }
+  });
+});
+
+describe('search', () => {
+  it('leaves out weak matches at the 0.5 default threshold unless a threshold is set', async () => {
+    const scope = freshScope();
+    await environment.createAdapter().upsertRecords({ bindingKey, scope, records: [{ text: 'Tuesday deploys.' }] });
+    const query = { bindingKey, scope, query: 'tuesday release planning meeting' };
+    expect((await environment.createAdapter().query(query)).snippets).toEqual([]);
+    expect((await environment.createAdapter({ searchThreshold: 0.2 }).query(query)).snippets.map((snippet) => snippet.text)).toEqual(['Tuesday deploys.']);
+  });
+
+  it('gives a chunk hit the handle of its document, which get and forget can use', async () => {
+    const adapter = environment.createAdapter();
+    const scope = freshScope();
+    const handle = await captureAndSettle(adapter, scope, 'Chunked runbook text.');
+    const documentId = handle.providerRecordId.slice('doc:'.length);
+    const document = fake.store.documents.get(documentId)!;
+    testServer.use(
+      http.post(`${fakeBaseURL}/v4/search`, () =>
+        HttpResponse.json({
+          results: [
+            { id: 'chunk_1', chunk: 'Chunked runbook text.', similarity: 0.9, metadata: document.metadata, updatedAt: document.updatedAt, documents: [{ id: documentId, createdAt: document.createdAt, updatedAt: document.updatedAt, metadata: document.metadata }] },
+            { id: 'chunk_2', chunk: 'A chunk without its document.', similarity: 0.8, metadata: document.metadata, updatedAt: document.updatedAt },
+          ],
+          timing: 3,
+          total: 2,
+        }),
+      { once: true },
+      ),
+    );
+    const bundle = await adapter.query({ bindingKey, scope, query: 'runbook' });
+    expect(bundle.snippets.map((snippet) => snippet.handle.providerRecordId)).toEqual([`doc:${documentId}`]);
+    expect(bundle.warnings).toContainEqual(expect.objectContaining({ type: 'compatibility', feature: 'search' }));
+    expect(await adapter.get(bundle.snippets[0]!.handle, scope)).toMatchObject({ text: 'Chunked runbook text.' });
+  });
+});
