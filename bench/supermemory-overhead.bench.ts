@@ -1,7 +1,7 @@
 import { callWithRetry } from '@memplane/core';
 import { createSupermemoryAdapter, toSupermemoryContainerTag } from '@memplane/supermemory';
 import Supermemory from 'supermemory';
-import { createSupermemoryFake } from '../adapters/supermemory/src/supermemory-fake-api';
+import { createSupermemoryFake } from '../adapters/supermemory/src/testing/supermemory-fake-api';
 import type { Benchmark, BenchTable } from './bench-harness';
 import { sharedCategories, type CodeCategory } from './cpu-profile-breakdown';
 import { transportTables } from './hosted-adapter-tables';

@@ -1,7 +1,7 @@
 import type { MemoryAdapter, MemoryScope } from '@memplane/core';
 import { describe, expect, it } from 'vitest';
 import { toSupermemoryContainerTag } from './supermemory-container-tag';
-import { callsAfterNow, setupSupermemoryFake } from './supermemory-test-setup';
+import { callsAfterNow, setupSupermemoryFake } from './testing/supermemory-test-setup';
 
 const environment = setupSupermemoryFake();
 const { fake, testServer } = environment;

@@ -13,6 +13,8 @@ import type { ResolvedSupermemorySettings } from './supermemory-settings';
 export interface SupermemoryRequestOptions {
   timeout: number;
   maxRetries: 0;
+  /** The settings' extra headers, when there are any (they reach a client passed in the settings too). */
+  headers?: Record<string, string>;
 }
 
 /** What one call is about. */
@@ -52,11 +54,12 @@ export type SupermemoryCall = <Schema extends z.ZodType>(
  * and a malformed body becomes `MemoryInvalidResponseError`.
  */
 export function createSupermemoryCall(
-  settings: Pick<ResolvedSupermemorySettings, 'retry' | 'timeoutMs' | 'billingType' | 'attributionMode'>,
+  settings: Pick<ResolvedSupermemorySettings, 'retry' | 'timeoutMs' | 'billingType' | 'attributionMode'> & Partial<Pick<ResolvedSupermemorySettings, 'headers'>>,
 ): SupermemoryCall {
   return async (context, schema, send, serverTiming) => {
     const errorContext = { ...context, timeoutMs: settings.timeoutMs };
     const requestOptions: SupermemoryRequestOptions = { timeout: settings.timeoutMs, maxRetries: 0 };
+    if (settings.headers !== undefined && Object.keys(settings.headers).length > 0) requestOptions.headers = settings.headers;
     const { value, latencyMs } = await measureLatency(() =>
       callWithRetry(
         async () => {

@@ -1,5 +1,5 @@
 import { describeMemoryAdapterConformance } from '@memplane/conformance';
-import { setupSupermemoryFake } from './supermemory-test-setup';
+import { setupSupermemoryFake } from './testing/supermemory-test-setup';
 
 const environment = setupSupermemoryFake();
 

@@ -2,7 +2,7 @@ import { MemoryApiCallError, MemoryError, MemoryInvalidResponseError, MemoryRate
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { createSupermemoryAdapter } from './supermemory-adapter';
-import { callsAfterNow, fakeApiKey, fakeBaseURL, setupSupermemoryFake } from './supermemory-test-setup';
+import { callsAfterNow, fakeApiKey, fakeBaseURL, setupSupermemoryFake } from './testing/supermemory-test-setup';
 
 const environment = setupSupermemoryFake();
 const { testServer } = environment;

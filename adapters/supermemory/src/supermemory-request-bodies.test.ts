@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callsAfterNow, setupSupermemoryFake } from './supermemory-test-setup';
+import { callsAfterNow, setupSupermemoryFake } from './testing/supermemory-test-setup';
 
 const environment = setupSupermemoryFake();
 const { testServer } = environment;

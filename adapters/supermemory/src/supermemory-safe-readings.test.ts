@@ -2,7 +2,7 @@ import { MemoryApiCallError, type MemoryAdapter, type MemoryScope } from '@mempl
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { toSupermemoryContainerTag } from './supermemory-container-tag';
-import { fakeBaseURL, setupSupermemoryFake } from './supermemory-test-setup';
+import { fakeBaseURL, setupSupermemoryFake } from './testing/supermemory-test-setup';
 
 /**
  * The adapter over readings of Supermemory that its docs leave open: extracted memories

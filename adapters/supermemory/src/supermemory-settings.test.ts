@@ -41,5 +41,8 @@ describe('resolveSupermemorySettings', () => {
     expect(validationField(() => resolveSupermemorySettings({ apiKey: 'k', cursorSecret: 'short' }, {}))).toBe('settings.cursorSecret');
     expect(validationField(() => resolveSupermemorySettings({ apiKey: 'k', searchThreshold: 2 }, {}))).toBe('settings.searchThreshold');
     expect(validationField(() => resolveSupermemorySettings({ apiKey: 'k', unknownSetting: true } as never, {}))).toBe('settings.unknownSetting');
+    expect(validationField(() => resolveSupermemorySettings({ apiKey: 'k', headers: { authorization: 'Bearer other' } }, {}))).toBe('settings.headers.authorization');
+    expect(validationField(() => resolveSupermemorySettings({ apiKey: 'k', headers: { 'bad name': 'x' } }, {}))).toBe('settings.headers.bad name');
+    expect(validationField(() => resolveSupermemorySettings({ apiKey: 'k', headers: { 'x-trace': 'a\nb' } }, {}))).toBe('settings.headers.x-trace');
   });
 });

@@ -24,6 +24,12 @@ export interface SupermemoryAdapterSettings {
    */
   baseURL?: string;
   /**
+   * Extra HTTP headers sent with every request (a proxy's routing or tracing headers).
+   * `Authorization` is refused: the API key is the one way to authenticate. Default none.
+   * The same setting as the mem0 adapter's `headers`.
+   */
+  headers?: Record<string, string>;
+  /**
    * An SDK client to use instead of building one. The adapter still sends `maxRetries: 0`
    * and its own timeout and abort signal on every request, so the client's retry and
    * timeout settings never apply.
@@ -75,6 +81,7 @@ export interface SupermemoryAdapterSettings {
 export interface ResolvedSupermemorySettings {
   apiKey: string | undefined;
   baseURL: string;
+  headers: Record<string, string>;
   client: Supermemory | undefined;
   containerTagPrefix: string;
   timeoutMs: number;
@@ -92,9 +99,22 @@ export const defaultSupermemoryBaseURL = 'https://api.supermemory.ai';
 
 const nonNegativeInteger = z.number().int().nonnegative();
 
+/** An HTTP header name (RFC 9110 token). */
+const headerNamePattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Extra request headers: valid names and values, never `Authorization`. */
+const extraHeadersSchema = z.record(
+  z
+    .string()
+    .regex(headerNamePattern, 'must be an HTTP header name')
+    .refine((name) => name.toLowerCase() !== 'authorization', 'is set from apiKey; it cannot be overridden'),
+  z.string().regex(/^[^\r\n\0]*$/, 'must not contain line breaks'),
+);
+
 const settingsSchema = z.strictObject({
   apiKey: z.string().trim().min(1, 'must not be empty').optional(),
   baseURL: z.url({ protocol: /^https?$/ }).optional(),
+  headers: extraHeadersSchema.optional(),
   client: z
     .custom<Supermemory>(
       (value) => typeof value === 'object' && value !== null && typeof (value as { post?: unknown }).post === 'function',
@@ -137,6 +157,7 @@ export function resolveSupermemorySettings(
   return {
     apiKey,
     baseURL: (valid.baseURL ?? (environmentBaseURL || defaultSupermemoryBaseURL)).replace(/\/+$/, ''),
+    headers: valid.headers ?? {},
     client: settings.client,
     containerTagPrefix: valid.containerTagPrefix ?? 'mp',
     timeoutMs: valid.timeoutMs ?? 30_000,

@@ -1,9 +1,9 @@
 import type { MemoryAdapter } from '@memplane/core';
 import type { RecordedCall, TestServer } from '@memplane/test-server';
 import { setupTestServer } from '@memplane/test-server/with-vitest';
-import { createSupermemoryAdapter } from './supermemory-adapter';
+import { createSupermemoryAdapter } from '../supermemory-adapter';
 import { createSupermemoryFake, type SupermemoryFake } from './supermemory-fake-api';
-import type { SupermemoryAdapterSettings } from './supermemory-settings';
+import type { SupermemoryAdapterSettings } from '../supermemory-settings';
 
 /** The base URL the fake answers at: Supermemory's own, so the adapter's defaults are what is tested. */
 export const fakeBaseURL = 'https://api.supermemory.ai';
