@@ -1,3 +1,3 @@
 export { memplaneCommands, runMemplaneCli } from './run-memplane-cli';
-export type { CommandOutput, MemplaneCommand } from './memplane-command';
+export type { CommandContext, CommandOutput, MemplaneCommand } from './memplane-command';
 export { VERSION } from './version';

@@ -4,6 +4,16 @@ export interface CommandOutput {
   stdout(text: string): void;
   /** Writes to standard error. */
   stderr(text: string): void;
+  /** Whether standard output is a terminal (colour). Absent means no. */
+  stdoutIsTTY?: boolean;
+  /** Whether standard error is a terminal (progress). Absent means no. */
+  stderrIsTTY?: boolean;
+}
+
+/** How a subcommand was invoked. */
+export interface CommandContext {
+  /** The command as the user typed it, such as `memplane conformance`, for help and messages. */
+  commandName: string;
 }
 
 /** One `memplane <name>` subcommand. Other packages contribute subcommands through this shape. */
@@ -12,8 +22,12 @@ export interface MemplaneCommand {
   name: string;
   /** One line for `memplane --help`. */
   summary: string;
-  /** Usage text for `memplane <name> --help`. */
+  /** A one-line usage, shown by `memplane --help` when the command's package is not installed. */
   usage: string;
-  /** Runs the command and resolves to the process exit code. */
-  run(argv: string[], output: CommandOutput): Promise<number>;
+  /**
+   * Runs the command with the arguments after its name, `--help` and `--version` included (the
+   * command prints its own full usage), and resolves to the exit code: 0 success, 1 the command's
+   * work failed, 2 a usage or configuration error.
+   */
+  run(argv: string[], output: CommandOutput, context?: CommandContext): Promise<number>;
 }

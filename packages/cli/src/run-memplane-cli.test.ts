@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +11,7 @@ import type { MemplaneCommand } from './memplane-command';
 import { runMemplaneCli } from './run-memplane-cli';
 
 const referenceEntry = fileURLToPath(new URL('../../../adapters/memory/conformance-entry.ts', import.meta.url));
+const notAnAdapterModule = fileURLToPath(new URL('../../../conformance/src/__fixtures__/modules/default-export.ts', import.meta.url));
 const brokenEntry = fileURLToPath(
   new URL('../../../conformance/src/__fixtures__/broken-adapters/cli-broken-module.ts', import.meta.url),
 );
@@ -27,25 +30,78 @@ describe('runMemplaneCli', () => {
   it('lists the commands on --help and exits 0', async () => {
     const captured = captureOutput();
     expect(await runMemplaneCli(['--help'], captured.output)).toBe(0);
-    expect(captured.stdout()).toContain('conformance');
+    expect(captured.stdout()).toMatch(/^Usage: memplane \[options\] \[command\]/);
+    for (const name of ['conformance', 'markdown', 'demo', 'help']) expect(captured.stdout()).toMatch(new RegExp(`^ {2}${name}\\b`, 'm'));
   });
 
-  it('exits 2 with the help text when no command is given', async () => {
+  it('exits 2 with the help on stderr when no command is given', async () => {
     const captured = captureOutput();
     expect(await runMemplaneCli([], captured.output)).toBe(2);
-    expect(captured.stdout()).toContain('Usage: memplane <command>');
+    expect(captured.stderr()).toContain('Usage: memplane [options] [command]');
+    expect(captured.stdout()).toBe('');
   });
 
-  it('exits 2 on an unknown command and says which', async () => {
-    const captured = captureOutput();
-    expect(await runMemplaneCli(['teleport'], captured.output)).toBe(2);
-    expect(captured.stderr()).toContain('Unknown command: teleport');
+  it('exits 2 on an unknown command or option and says which, naming memplane', async () => {
+    for (const [argv, message] of [[['teleport'], "memplane: error: unknown command 'teleport'"], [['--nope'], "memplane: error: unknown option '--nope'"], [['help', 'teleport'], "memplane: unknown command 'teleport'"]] as const) {
+      const captured = captureOutput();
+      expect(await runMemplaneCli([...argv], captured.output)).toBe(2);
+      expect(captured.stderr()).toContain(message);
+    }
   });
 
-  it('prints the usage of a command on <command> --help', async () => {
+  it('prints the version for --version and -v, and each command its own', async () => {
+    for (const argv of [['--version'], ['-v'], ['conformance', '--version'], ['markdown', '--version']]) {
+      const captured = captureOutput();
+      expect(await runMemplaneCli(argv, captured.output)).toBe(0);
+      expect(captured.stdout()).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+    }
+  });
+
+  it('prints the full usage of a command for <command> --help and help <command>', async () => {
+    for (const argv of [['conformance', '--help'], ['help', 'conformance']]) {
+      const captured = captureOutput();
+      expect(await runMemplaneCli(argv, captured.output)).toBe(0);
+      for (const text of ['Usage: memplane conformance [options] <module>', '--export <name>', '--json <path>', '--junit <path>', '--only <prefix>', 'Exit codes:']) {
+        expect(captured.stdout()).toContain(text);
+      }
+    }
+    for (const argv of [['markdown', '--help'], ['help', 'markdown']]) {
+      const captured = captureOutput();
+      expect(await runMemplaneCli(argv, captured.output)).toBe(0);
+      for (const subcommand of ['reindex', 'stats', 'query', 'list', 'get', 'import']) expect(captured.stdout()).toContain(`  ${subcommand} `);
+      expect(captured.stdout()).toContain('Scope options:');
+    }
+  });
+
+  it('names the command that was run in its messages: memplane conformance, memplane markdown', async () => {
+    const conformance = captureOutput();
+    expect(await runMemplaneCli(['conformance', '--nope'], conformance.output)).toBe(2);
+    expect(conformance.stderr()).toMatch(/^memplane conformance: error: unknown option '--nope'/);
+    expect(conformance.stderr()).toContain('Run `memplane conformance --help` for the usage.');
+    expect(conformance.stderr()).not.toContain('memplane-conformance');
+    const markdown = captureOutput();
+    expect(await runMemplaneCli(['markdown', 'stats'], markdown.output)).toBe(2);
+    expect(markdown.stderr()).toMatch(/^memplane markdown: --root is required\./);
+  });
+
+  it('exits 2 with one error for a module whose export is not an adapter, before any rule runs', async () => {
     const captured = captureOutput();
-    expect(await runMemplaneCli(['conformance', '--help'], captured.output)).toBe(0);
-    expect(captured.stdout()).toContain('memplane conformance <module>');
+    expect(await runMemplaneCli(['conformance', notAnAdapterModule], captured.output)).toBe(2);
+    expect(captured.stderr()).toMatch(/^memplane conformance: MemoryConfigurationError \(MEMORY_CONFIGURATION\): createAdapter\(\) returned .*which is not a MemoryAdapter/);
+    expect(captured.stderr().trimEnd().split('\n')).toHaveLength(1);
+    expect(captured.stdout()).toBe('');
+  });
+
+  it('never creates state on a read-only command: memplane markdown stats --root ./typo exits 2', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'memplane-cli-typo-'));
+    try {
+      const captured = captureOutput();
+      expect(await runMemplaneCli(['markdown', 'stats', '--root', join(parent, 'typo')], captured.output)).toBe(2);
+      expect(captured.stderr()).toContain('does not exist');
+      expect(existsSync(join(parent, 'typo'))).toBe(false);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 
   it('runs contributed commands with the remaining arguments', async () => {
@@ -101,6 +157,9 @@ describe('commands of optional packages', () => {
     const captured = captureOutput();
     expect(await runMemplaneCli(['absent'], captured.output, [missing])).toBe(2);
     expect(captured.stderr()).toContain('npm install @memplane/absent');
+    const help = captureOutput();
+    expect(await runMemplaneCli(['absent', '--help'], help.output, [missing])).toBe(0);
+    expect(help.stdout()).toBe('Usage: memplane absent\n\nA command whose package is not installed.\nThe full usage comes with @memplane/absent: npm install @memplane/absent\n');
   });
 
   it('runs memplane markdown stats over an empty root', async () => {
@@ -145,5 +204,29 @@ describe('memplane conformance over every broken variant', () => {
     const exitCode = await runMemplaneCli(['conformance', templateEntry], captured.output);
     expect(captured.stdout().trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/);
     expect(exitCode).toBe(0);
+  }, 60_000);
+});
+
+describe('the memplane bin (spawned)', () => {
+  const bin = fileURLToPath(new URL('./memplane.ts', import.meta.url));
+  const tsconfig = fileURLToPath(new URL('./__fixtures__/tsconfig.workspace-sources.json', import.meta.url));
+
+  function spawnMemplane(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+    return new Promise((resolve) => {
+      execFile(process.execPath, [tsxCli, '--tsconfig', tsconfig, bin, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+      });
+    });
+  }
+
+  it('exits 0 with the version, 0 with the full usage of conformance, and 2 for a usage error', async () => {
+    expect(await spawnMemplane(['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\S*\n$/), stderr: '' });
+    const help = await spawnMemplane(['conformance', '--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toContain('--junit <path>');
+    const usage = await spawnMemplane(['conformance']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/^memplane conformance: error: missing required argument 'module'/);
   }, 60_000);
 });

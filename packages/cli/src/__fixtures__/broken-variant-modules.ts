@@ -16,6 +16,11 @@ function variantFactory(name: string): () => MemoryAdapter {
 
 export const leaksOtherCompanies = variantFactory('leaks-other-companies');
 export const ignoresAgentScope = variantFactory('ignores-agent-scope');
+export const ignoresAgentOnList = variantFactory('ignores-agent-on-list');
+export const ignoresAgentOnListWrapped = variantFactory('ignores-agent-on-list-wrapped');
+export const getIgnoresAgent = variantFactory('get-ignores-agent');
+export const forgetIgnoresAgent = variantFactory('forget-ignores-agent');
+export const correctIgnoresAgent = variantFactory('correct-ignores-agent');
 export const dropsRecordBetweenPages = variantFactory('drops-record-between-pages');
 export const acceptsForeignCursors = variantFactory('accepts-foreign-cursors');
 export const losesProvenance = variantFactory('loses-provenance');

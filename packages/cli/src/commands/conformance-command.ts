@@ -5,7 +5,11 @@ import type { MemplaneCommand } from '../memplane-command';
 export const conformanceCommand: MemplaneCommand = {
   name: 'conformance',
   summary: 'Run the conformance suite over an adapter module.',
-  usage: 'memplane conformance <module> [--export name] [--json report.json] [--only rule-prefix]',
-  run: (argv, output) =>
-    runConformanceCli(argv, { stdout: { write: output.stdout }, stderr: { write: output.stderr } }),
+  usage: 'memplane conformance [options] <module>',
+  run: (argv, output, context) =>
+    runConformanceCli(argv, {
+      stdout: { write: output.stdout, isTTY: output.stdoutIsTTY === true },
+      stderr: { write: output.stderr, isTTY: output.stderrIsTTY === true },
+      commandName: context?.commandName ?? 'memplane conformance',
+    }),
 };

@@ -1,5 +1,5 @@
 import { MemoryConfigurationError } from '@memplane/core';
-import type { CommandOutput, MemplaneCommand } from '../memplane-command';
+import type { CommandContext, CommandOutput, MemplaneCommand } from '../memplane-command';
 
 /** A subcommand that lives in another package, loaded only when it runs. */
 export interface LazyCommandDefinition {
@@ -12,7 +12,7 @@ export interface LazyCommandDefinition {
   /** The package that provides it, named in the message when it is not installed. */
   packageName: string;
   /** Imports the package and returns its command. */
-  load(): Promise<Pick<MemplaneCommand, 'run'>>;
+  load(): Promise<{ run(argv: string[], output: CommandOutput, context?: CommandContext): Promise<number> }>;
 }
 
 function isModuleNotFound(error: unknown): boolean {
@@ -30,7 +30,7 @@ export function lazyCommand(definition: LazyCommandDefinition): MemplaneCommand 
     name: definition.name,
     summary: definition.summary,
     usage: definition.usage,
-    async run(argv: string[], output: CommandOutput): Promise<number> {
+    async run(argv: string[], output: CommandOutput, context?: CommandContext): Promise<number> {
       let command: Pick<MemplaneCommand, 'run'>;
       try {
         command = await definition.load();
@@ -38,10 +38,15 @@ export function lazyCommand(definition: LazyCommandDefinition): MemplaneCommand 
         if (!isModuleNotFound(error)) {
           throw new MemoryConfigurationError({ message: `Could not load ${definition.packageName}.`, cause: error });
         }
-        output.stderr(`memplane ${definition.name} needs ${definition.packageName}: npm install ${definition.packageName}\n`);
+        const install = `npm install ${definition.packageName}`;
+        if (argv.includes('--help') || argv.includes('-h')) {
+          output.stdout(`Usage: ${definition.usage}\n\n${definition.summary}\nThe full usage comes with ${definition.packageName}: ${install}\n`);
+          return 0;
+        }
+        output.stderr(`memplane ${definition.name} needs ${definition.packageName}: ${install}\n`);
         return 2;
       }
-      return command.run(argv, output);
+      return command.run(argv, output, context);
     },
   };
 }
