@@ -18,6 +18,7 @@ import type { MemoryProviderDescription } from '../providers/memory-provider-fac
 import type { MemoryCallContext } from '../runtime/call-context';
 import type { ServiceInternals } from '../service/service-internals';
 import { checkBindingConfig } from '../providers/binding-rules';
+import { parseArgument } from './parse-request';
 import type { MemoryActivityAction, MemoryActivityEntry } from '../store/memory-service-records';
 import {
   activityRequestSchema,
@@ -121,7 +122,7 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
     listProviders: () => registry.list(),
 
     async createBinding(input) {
-      const valid = parseInput(createBindingInputSchema, input, 'binding');
+      const valid = parseArgument(createBindingInputSchema, input, 'binding', 'input');
       const companyId = await company('bindings.write');
       const now = internals.now();
       const draft: MemoryBinding = {
@@ -149,7 +150,7 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
     },
 
     async updateBinding(key, input) {
-      const valid = parseInput(updateBindingInputSchema, input, 'binding change');
+      const valid = parseArgument(updateBindingInputSchema, input, 'binding change', 'input');
       const companyId = await company('bindings.write');
       const existing = await requireBinding(companyId, key);
       // The key is the binding's stable name in targets, logs and cost events: it never changes.
@@ -253,7 +254,7 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
     },
 
     async listActivity(request) {
-      const valid = parseInput(activityRequestSchema, request, 'activity request', typeof request === 'object' && request !== null ? '' : 'request') ?? {};
+      const valid = parseArgument(activityRequestSchema, request, 'activity request', 'request') ?? {};
       const companyId = await company('bindings.read');
       return readPage(internals.codec, { companyId, listing: 'activity', filter: null }, valid, (page) =>
         store.listActivity(companyId, page),

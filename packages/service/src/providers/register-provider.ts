@@ -1,6 +1,6 @@
-import { parseInput } from '@memplane/core';
 import { z } from 'zod';
 import { activityEntry } from '../audit/activity-entry';
+import { parseArgument } from '../control/parse-request';
 import { authorizeCompany } from '../policy/authorize-company';
 import { parseCallContext, type MemoryCallContext } from '../runtime/call-context';
 import type { ServiceInternals } from '../service/service-internals';
@@ -28,7 +28,7 @@ export async function registerProvider(
   options?: MemoryProviderRegistration,
 ): Promise<void> {
   const valid = parseCallContext(context);
-  const registration = parseInput(registrationSchema, options, 'provider registration', 'options') ?? {};
+  const registration = parseArgument(registrationSchema, options, 'provider registration', 'options') ?? {};
   internals.registry.validate(factory, registration);
   const companyId = await authorizeCompany(internals.authorize, valid, 'providers.write');
   const previous = internals.registry.get(factory.providerId);

@@ -2,6 +2,7 @@ import { MemoryConfigurationError, MemoryValidationError, parseInput } from '@me
 import { z } from 'zod';
 import { ownCompanyOf, referenceOf } from '../actor/memory-actor';
 import { activityEntry } from '../audit/activity-entry';
+import { parseArgument } from '../control/parse-request';
 import { authorizeCompany } from '../policy/authorize-company';
 import type { MemoryCallContext } from '../runtime/call-context';
 import type { ServiceInternals } from '../service/service-internals';
@@ -54,7 +55,7 @@ const dayMs = 24 * 3600 * 1000;
  * the system prunes every company that has operations older than the cut.
  */
 export async function pruneOperationLog(internals: ServiceInternals, context: MemoryCallContext, request: MemoryPruneRequest): Promise<MemoryPruneReport> {
-  const valid = parseInput(requestSchema, request, 'prune request', typeof request === 'object' && request !== null ? '' : 'request') ?? {};
+  const valid = parseArgument(requestSchema, request, 'prune request', 'request') ?? {};
   const days = internals.retention.operationLogDays;
   if (valid.before === undefined && days === undefined) {
     throw new MemoryConfigurationError({ message: 'No retention window: set operationLog.retentionDays, or pass `before`.' });
