@@ -8,6 +8,7 @@ import {
 } from '@memplane/core';
 import { localUsage, takeWarnings, type MarkdownContext } from './markdown-context';
 import { loadCursorSecret } from './markdown-cursor-secret';
+import { guardOperations, toMemoryError } from './markdown-errors';
 import { MarkdownExtractionJobs } from './markdown-extraction-jobs';
 import { QueryTraces } from './markdown-query-traces';
 import { createReadOperations } from './markdown-read-operations';
@@ -67,7 +68,7 @@ export function createMarkdownAdapter(settings: MarkdownAdapterSettings): Markdo
   const context: MarkdownContext = {
     settings: resolved,
     repository,
-    codec: createCursorCodec({ secret: resolved.cursorSecret ?? loadCursorSecret(resolved.root), now: () => Date.parse(resolved.now()) }),
+    codec: createCursorCodec({ secret: resolved.cursorSecret ?? cursorSecretOf(repository, resolved), now: () => Date.parse(resolved.now()) }),
     extractor,
     traces: new QueryTraces(),
     ...(vectors === undefined ? {} : { vectors }),
@@ -93,26 +94,42 @@ export function createMarkdownAdapter(settings: MarkdownAdapterSettings): Markdo
     ],
   };
   const jobOperations = jobs === undefined ? {} : createJobOperations(context, jobs);
+  // Whatever SQLite or the file system throws reaches the caller as a memplane error.
+  const failure = { lockTimeoutMs: resolved.lockTimeoutMs, root: resolved.root };
   const adapter = defineMemoryAdapter({
     key: markdownAdapterKey,
     capabilities,
-    ...createWriteOperations(context),
-    ...createReadOperations(context),
-    ...jobOperations,
+    ...guardOperations({ ...createWriteOperations(context), ...createReadOperations(context), ...jobOperations }, failure),
   });
+  const maintenance = guardOperations(
+    {
+      reindex: () => repository.write(() => repository.reconcile()),
+      rebuildIndex: () => repository.rebuild('rebuild requested'),
+      stats: () => repository.index.counts(),
+    },
+    failure,
+  );
   return {
     ...adapter,
+    ...maintenance,
     root: resolved.root,
-    reindex: () => repository.write(() => repository.reconcile()),
-    rebuildIndex: () => repository.rebuild('rebuild requested'),
     watch: (options) => watchMarkdownRoot(resolved.root, () => repository.write(() => repository.reconcile()), options),
     whenIdle: async () => jobs?.whenIdle(),
-    stats: () => repository.index.counts(),
     close() {
       vectors?.close();
       repository.close();
     },
   };
+}
+
+/** Reads the cursor secret of the root, creating or repairing it under the write lock; failures are memplane errors. */
+function cursorSecretOf(repository: MarkdownRepository, settings: { root: string; lockTimeoutMs: number }): Buffer {
+  try {
+    return loadCursorSecret(settings.root, (work) => repository.write(work));
+  } catch (error) {
+    repository.close();
+    throw toMemoryError(error, { operation: 'read the cursor secret', lockTimeoutMs: settings.lockTimeoutMs, root: settings.root });
+  }
 }
 
 function createJobOperations(context: MarkdownContext, jobs: MarkdownExtractionJobs): Pick<MemoryAdapter, 'getExtractionJob' | 'listExtractionJobs' | 'retryExtractionJob'> {

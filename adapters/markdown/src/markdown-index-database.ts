@@ -1,14 +1,18 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
+import { isCorruptionError } from './markdown-errors';
 import { createIndexSchema, dropIndexSchema, indexSchemaVersion } from './markdown-index-schema';
+import { MarkdownRootLock } from './markdown-root-lock';
 
-/** An open index database, and why it must be rebuilt from the markdown, if it must. */
+/** An open index database and the lock that keeps other processes from replacing its files. */
 export interface OpenedIndexDatabase {
   /** The database. */
   database: Database.Database;
-  /** Why the index is empty or unusable and needs a full rebuild; undefined when it is usable. */
-  rebuildReason?: string;
+  /** The shared lock on `.memplane/index.lock`, held while the database is open. */
+  lock: MarkdownRootLock;
+  /** Set when the file was not a database or was damaged and was replaced by an empty one: why. */
+  replacedReason?: string;
 }
 
 function configure(database: Database.Database, busyTimeoutMs: number): void {
@@ -23,18 +27,28 @@ function configure(database: Database.Database, busyTimeoutMs: number): void {
   // 32 MB of page cache keeps the B-tree and FTS pages of 100k records warm during bulk writes.
   database.pragma('cache_size = -32000');
   database.pragma('wal_autocheckpoint = 8000');
-
 }
 
-function readSchemaVersion(database: Database.Database): string | undefined {
+function readMeta(database: Database.Database, key: string): string | undefined {
   const table = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
   if (table === undefined) return undefined;
-  const row = database.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+  const row = database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
   return row?.value;
 }
 
-function removeDatabaseFiles(path: string): void {
-  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
+/**
+ * Why the index must be rebuilt from the markdown, or undefined when it is current. Call it under
+ * the write lock: what another process saw before this one got the lock may be fixed by now.
+ */
+export function indexRebuildReason(database: Database.Database, neighbourWindows: boolean): string | undefined {
+  const version = readMeta(database, 'schema_version');
+  if (version === undefined) {
+    const tables = database.prepare("SELECT count(*) AS count FROM sqlite_master WHERE type = 'table'").get() as { count: number };
+    return tables.count === 0 ? 'the index did not exist' : 'the index had no schema version';
+  }
+  if (version !== indexSchemaVersion) return `the index was built by schema version ${version}, not ${indexSchemaVersion}`;
+  if (readMeta(database, 'neighbour_windows') !== String(neighbourWindows)) return `neighbourWindows changed to ${neighbourWindows}`;
+  return undefined;
 }
 
 /** Empties the index and creates the current schema, inside the caller's transaction. */
@@ -43,42 +57,54 @@ export function resetIndexSchema(database: Database.Database): void {
   createIndexSchema(database);
 }
 
-/** Marks a freshly built schema with its version. */
-export function stampSchemaVersion(database: Database.Database): void {
+/** Marks a freshly built schema with its version and the settings it was built with. */
+export function stampSchemaVersion(database: Database.Database, neighbourWindows: boolean): void {
   database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(indexSchemaVersion);
+  database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('neighbour_windows', ?)").run(String(neighbourWindows));
+}
+
+/** Opens the file and reads its header, which is where a file that is not a database fails. */
+function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
+  const database = new Database(path);
+  try {
+    configure(database, busyTimeoutMs);
+    database.prepare("SELECT count(*) FROM sqlite_master").get();
+    return database;
+  } catch (error) {
+    database.close();
+    throw error;
+  }
 }
 
 /**
- * Opens the index file. A missing file, one that is not a database or is corrupt, and one from
- * another schema version are all replaced by an empty index with `rebuildReason` set; the caller
- * rebuilds it from the markdown under the write lock.
+ * Opens the index file under the shared lock of `lockPath`. It never deletes or replaces files
+ * another process may have open: an older schema is rebuilt in place by the caller, under the
+ * write lock. Only a file that is not a database or is damaged is replaced, and only under the
+ * exclusive lock, after checking again that it is still unreadable. Every other failure (a busy
+ * lock, a missing permission, a folder in the way) is thrown for the caller to map.
  */
-export function openIndexDatabase(path: string, busyTimeoutMs: number, directory: string): OpenedIndexDatabase {
+export function openIndexDatabase(path: string, lockPath: string, busyTimeoutMs: number, directory: string): OpenedIndexDatabase {
   mkdirSync(directory, { recursive: true });
-  let reason: string | undefined;
+  const lock = MarkdownRootLock.acquireShared(lockPath, busyTimeoutMs);
   try {
-    const database = new Database(path);
     try {
-      configure(database, busyTimeoutMs);
-      const version = readSchemaVersion(database);
-      if (version === indexSchemaVersion) return { database };
-      if (version === undefined) {
-        const empty = database.prepare("SELECT count(*) AS count FROM sqlite_master WHERE type = 'table'").get() as { count: number };
-        reason = empty.count === 0 ? 'the index did not exist' : 'the index had no schema version';
-      } else reason = `the index was built by schema version ${version}, not ${indexSchemaVersion}`;
-      database.transaction(() => resetIndexSchema(database)).immediate();
-      return { database, rebuildReason: reason };
+      return { database: openDatabase(path, busyTimeoutMs), lock };
     } catch (error) {
-      database.close();
-      throw error;
+      if (!isCorruptionError(error)) throw error;
     }
+    return lock.withExclusive(() => {
+      try {
+        return { database: openDatabase(path, busyTimeoutMs), lock };
+      } catch (error) {
+        if (!isCorruptionError(error)) throw error;
+        const code = (error as { code?: string }).code ?? 'unknown';
+        // No other process holds the shared lock now, so nobody has these files open.
+        for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
+        return { database: openDatabase(path, busyTimeoutMs), lock, replacedReason: `the index could not be read (${code}: ${(error as Error).message})` };
+      }
+    });
   } catch (error) {
-    const code = (error as { code?: string }).code ?? 'unknown';
-    reason = `the index could not be read (${code}: ${(error as Error).message})`;
+    lock.close();
+    throw error;
   }
-  removeDatabaseFiles(path);
-  const database = new Database(path);
-  configure(database, busyTimeoutMs);
-  database.transaction(() => resetIndexSchema(database)).immediate();
-  return { database, rebuildReason: reason };
 }

@@ -3,51 +3,21 @@ import { performance } from 'node:perf_hooks';
 import type Database from 'better-sqlite3';
 import type { MemoryScope, MemoryWarning } from '@memplane/core';
 import { writeFileAtomically, removeFileDurably } from './markdown-atomic-write';
+import { toMemoryError } from './markdown-errors';
 import type { MarkdownStoreEvent } from './markdown-events';
+import type { ReconcileReport, RepositoryOptions } from './markdown-repository-types';
 import { fileKindOf, sameStamp, scanMarkdownFiles, stampOf } from './markdown-file-scan';
 import { MarkdownIndex, type FileStamp, type IndexedFile } from './markdown-index';
-import { openIndexDatabase, resetIndexSchema, stampSchemaVersion } from './markdown-index-database';
+import { indexRebuildReason, openIndexDatabase, resetIndexSchema, stampSchemaVersion } from './markdown-index-database';
 import { resolveInsideRoot, resourcesFolder, scopeFolder, statePath } from './markdown-paths';
 import { parseMarkdownFile, type ParsedMarkdownFile } from './markdown-section-parser';
 import type { MarkdownSection } from './markdown-section';
 import { renderFile, renderFileHeader, renderSection } from './markdown-section-writer';
 import { scopeKeyOf } from './markdown-scope-tokens';
+import type { MarkdownRootLock } from './markdown-root-lock';
+import { replayBatchJournal, StagedFiles } from './markdown-staged-files';
 
-/** How the repository is opened. */
-export interface RepositoryOptions {
-  /** The markdown root. */
-  root: string;
-  /** The most sections of one kind per file before a new file is started. */
-  sectionsPerFile: number;
-  /** How long to wait for another process's write lock, in milliseconds. */
-  lockTimeoutMs: number;
-  /** Whether neighbour windows are indexed. */
-  neighbourWindows: boolean;
-  /** Receives store events. */
-  onEvent?: (event: MarkdownStoreEvent) => void;
-  /** Receives progress of long work (reindexing files). */
-  onProgress?: (progress: MarkdownProgress) => void;
-}
-
-/** Progress of long work, for progress bars. */
-export interface MarkdownProgress {
-  /** What is running. */
-  phase: 'reindex';
-  /** Files done. */
-  done: number;
-  /** Files to do. */
-  total: number;
-}
-
-/** What a reconcile found. */
-export interface ReconcileReport {
-  /** Files read again. */
-  changed: string[];
-  /** Files gone from disk. */
-  removed: string[];
-  /** Problems found in the files read. */
-  problems: Array<{ file: string; line: number; message: string }>;
-}
+export type { MarkdownProgress, ReconcileReport, RepositoryOptions } from './markdown-repository-types';
 
 /**
  * The markdown files and the SQLite index derived from them. Every change happens inside
@@ -56,32 +26,78 @@ export interface ReconcileReport {
  */
 export class MarkdownRepository {
   readonly database: Database.Database;
-  readonly index: MarkdownIndex;
+  /** The rows derived from the markdown; set by `open` once the schema is known to be current. */
+  index!: MarkdownIndex;
   /** Runs inside a rebuild, after the tables were emptied, so derived tables of other modules (vectors) come back. */
   afterReset: (() => void) | undefined;
   /** Warnings to attach to the next result, from events nobody has seen yet. */
   readonly pendingWarnings: MemoryWarning[] = [];
 
-  private constructor(readonly options: RepositoryOptions, database: Database.Database) {
+  /** The files the running write changed, published when it succeeds; undefined outside a write. */
+  private staged: StagedFiles | undefined;
+
+  private constructor(readonly options: RepositoryOptions, database: Database.Database, private readonly lock: MarkdownRootLock) {
     this.database = database;
-    this.index = new MarkdownIndex(database, options.neighbourWindows);
   }
 
-  /** Opens a root: opens or rebuilds the index, then reads files that changed while nobody watched. */
+  /**
+   * Opens a root: opens the index (under the shared root lock), then, under the write lock, finishes
+   * a batch a crashed process had decided, checks the schema again and rebuilds the index in place
+   * if it is missing or outdated, or else reads files that changed while nobody watched. Every
+   * failure is a memplane error; a lock held too long by another process is a retryable one.
+   */
   static open(options: RepositoryOptions): MarkdownRepository {
-    const opened = openIndexDatabase(statePath(options.root, 'index.sqlite'), options.lockTimeoutMs, statePath(options.root));
-    const repository = new MarkdownRepository(options, opened.database);
-    const windows = opened.database.prepare("SELECT value FROM meta WHERE key = 'neighbour_windows'").get() as { value: string } | undefined;
-    const windowsChanged = opened.rebuildReason === undefined && windows?.value !== String(options.neighbourWindows);
-    if (opened.rebuildReason !== undefined) repository.rebuild(opened.rebuildReason);
-    else if (windowsChanged) repository.rebuild(`neighbourWindows changed to ${options.neighbourWindows}`);
-    else repository.write(() => repository.reconcile());
-    return repository;
+    const failure = { operation: 'open the markdown root', lockTimeoutMs: options.lockTimeoutMs, root: options.root };
+    let repository: MarkdownRepository | undefined;
+    try {
+      const opened = openIndexDatabase(statePath(options.root, 'index.sqlite'), statePath(options.root, 'index.lock'), options.lockTimeoutMs, statePath(options.root));
+      repository = new MarkdownRepository(options, opened.database, opened.lock);
+      const opening = repository;
+      const started = performance.now();
+      const rebuilt = opening.write(() => {
+        const reason = opened.replacedReason ?? indexRebuildReason(opened.database, options.neighbourWindows);
+        if (reason !== undefined) {
+          opening.rebuildInTransaction();
+          return reason;
+        }
+        opening.index = new MarkdownIndex(opened.database, options.neighbourWindows);
+        opening.reconcile();
+        return undefined;
+      });
+      if (rebuilt !== undefined) opening.emit({ type: 'index_rebuilt', reason: rebuilt, records: opening.index.counts().records, durationMs: performance.now() - started });
+      return opening;
+    } catch (error) {
+      repository?.close();
+      throw toMemoryError(error, failure);
+    }
   }
 
-  /** Runs `work` under the write lock, in one index transaction. */
+  /**
+   * Runs `work` under the write lock, in one index transaction, as one batch: the markdown files it
+   * changes become visible together when it succeeds, and not at all when it throws. A write inside
+   * a write joins the outer batch. Failures are memplane errors.
+   */
   write<Result>(work: () => Result): Result {
-    return this.database.transaction(work).immediate();
+    if (this.staged !== undefined) return work();
+    try {
+      return this.database.transaction(() => {
+        replayBatchJournal(this.options.root);
+        const staged = new StagedFiles(this.options.root);
+        this.staged = staged;
+        try {
+          const result = work();
+          if (!staged.empty) for (const path of staged.publish()) this.restamp(path);
+          return result;
+        } catch (error) {
+          staged.discard();
+          throw error;
+        } finally {
+          this.staged = undefined;
+        }
+      }).immediate();
+    } catch (error) {
+      throw toMemoryError(error, { operation: 'write to the markdown root', lockTimeoutMs: this.options.lockTimeoutMs, root: this.options.root });
+    }
   }
 
   /** Reports an event to the owner and keeps it as a warning for the next result. */
@@ -99,19 +115,24 @@ export class MarkdownRepository {
   /** Drops the index and builds it again from every markdown file. */
   rebuild(reason: string): number {
     const started = performance.now();
-    const records = this.write(() => {
-      resetIndexSchema(this.database);
-      this.index.vectorTablesPresent = false;
-      this.afterReset?.();
-      const report = this.reconcile(false);
-      stampSchemaVersion(this.database);
-      this.database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('neighbour_windows', ?)").run(String(this.options.neighbourWindows));
-      return report;
-    });
+    this.write(() => this.rebuildInTransaction());
     const count = this.index.counts().records;
     this.emit({ type: 'index_rebuilt', reason, records: count, durationMs: performance.now() - started });
-    void records;
     return count;
+  }
+
+  /**
+   * Empties the index in place and derives it again from every markdown file. Call it under the
+   * write lock: the files stay where they are, so other processes that have them open simply see
+   * the new rows when the transaction commits.
+   */
+  private rebuildInTransaction(): void {
+    resetIndexSchema(this.database);
+    this.index ??= new MarkdownIndex(this.database, this.options.neighbourWindows);
+    this.index.vectorTablesPresent = false;
+    this.afterReset?.();
+    this.reconcile(false);
+    stampSchemaVersion(this.database, this.options.neighbourWindows);
   }
 
   /**
@@ -184,7 +205,8 @@ export class MarkdownRepository {
     const sections = change(read.parsed.sections);
     const kept = read.parsed.unreadable.map((block) => `\n${block}\n`).join('');
     if (sections.length === 0 && read.parsed.unreadable.length === 0) {
-      removeFileDurably(resolveInsideRoot(this.options.root, path));
+      if (this.staged !== undefined) this.staged.remove(path);
+      else removeFileDurably(resolveInsideRoot(this.options.root, path));
       this.index.removeFile(path);
       return;
     }
@@ -195,6 +217,7 @@ export class MarkdownRepository {
   /** Closes the index. */
   close(): void {
     if (this.database.open) this.database.close();
+    this.lock.close();
   }
 
   private indexParsed(path: string, parsed: ParsedMarkdownFile, stamp: FileStamp, report?: ReconcileReport, known = true, idsOfRebuild?: Set<string>): void {
@@ -208,6 +231,8 @@ export class MarkdownRepository {
 
   /** The file's content and section count, after indexing it again if it changed on disk. */
   private freshFile(path: string): { content: string; count: number } | undefined {
+    const staged = this.staged?.content(path);
+    if (staged !== undefined) return staged === null ? undefined : { content: staged, count: this.index.file(path)?.recordCount ?? 0 };
     const indexed = this.index.file(path);
     const stamp = stampOf(resolveInsideRoot(this.options.root, path));
     if (stamp === undefined) {
@@ -225,6 +250,13 @@ export class MarkdownRepository {
   }
 
   private readFile(path: string): { parsed: ParsedMarkdownFile; stamp: FileStamp; content: string } | undefined {
+    const staged = this.staged?.content(path);
+    const indexed = staged === undefined ? undefined : this.index.file(path);
+    if (staged === null) return undefined;
+    if (staged !== undefined && indexed !== undefined) {
+      const defaultTime = new Date(Number(BigInt(indexed.mtimeNs) / 1_000_000n)).toISOString();
+      return { parsed: parseMarkdownFile(staged, defaultTime), stamp: indexed, content: staged };
+    }
     const absolute = resolveInsideRoot(this.options.root, path);
     for (;;) {
       const before = stampOf(absolute);
@@ -239,8 +271,16 @@ export class MarkdownRepository {
   }
 
   private writeFile(path: string, content: string): FileStamp {
+    if (this.staged !== undefined) return stampOf(this.staged.write(path, content)) as FileStamp;
     const absolute = resolveInsideRoot(this.options.root, path);
     writeFileAtomically(absolute, content);
     return stampOf(absolute) as FileStamp;
+  }
+
+  /** Takes a published file's stamp from the file itself: a rename may change what the temporary file's stamp said (its ctime). */
+  private restamp(path: string): void {
+    const row = this.index.file(path);
+    const stamp = stampOf(resolveInsideRoot(this.options.root, path));
+    if (row !== undefined && stamp !== undefined) this.index.stampFile(path, row.fileKind, row.scopeKey, row.recordCount, stamp);
   }
 }
