@@ -1,8 +1,8 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MemoryScope, MemorySnippet, MemorySourceRef } from '@memplane/core';
+import { MemoryValidationError, type MemoryScope, type MemorySnippet, type MemorySourceRef } from '@memplane/core';
 import { useTemporaryRoots } from './testing/temporary-root';
 
 const bindingKey = 'test';
@@ -52,6 +52,28 @@ describe('markdown round trip of every value the contract accepts', () => {
     expect(await adapter.get(corrected.record, scope)).toMatchObject({ text: `Corrected${'\u2028'}text.` });
     await adapter.forget([corrected.record], scope);
     for (const file of markdownFiles(join(root, 'companies'))) expect(readFileSync(file, 'utf8')).not.toContain('Line one');
+  });
+
+  it('refuses lone surrogates and oversized metadata with a validation error naming the field, and writes nothing', async () => {
+    const root = temporary.root();
+    const adapter = temporary.open({ root });
+    const scope = { companyId: 'acme' };
+    const attempts: Array<[string, () => Promise<unknown>]> = [
+      ['records.0.text', () => adapter.upsertRecords({ bindingKey, scope, records: [{ text: 'half \ud800 pair' }] })],
+      ['records.0.summary', () => adapter.upsertRecords({ bindingKey, scope, records: [{ text: 'ok', summary: '\udfff' }] })],
+      ['records.0.metadata.note', () => adapter.upsertRecords({ bindingKey, scope, records: [{ text: 'ok', metadata: { note: 'x\udbff' } }] })],
+      ['scope.agentId', () => adapter.upsertRecords({ bindingKey, scope: { companyId: 'acme', agentId: '\udc00' }, records: [{ text: 'ok' }] })],
+      ['records.0.metadata', () => adapter.upsertRecords({ bindingKey, scope, records: [{ text: 'ok', metadata: { blob: 'x'.repeat(10_000_000) } }] })],
+    ];
+    for (const [field, attempt] of attempts) {
+      const error = await attempt().then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(MemoryValidationError.isInstance(error), field).toBe(true);
+      expect((error as MemoryValidationError).field).toBe(field);
+    }
+    expect(existsSync(join(root, 'companies'))).toBe(false);
   });
 
   it('keeps empty summaries, empty reasons and empty metadata strings', async () => {

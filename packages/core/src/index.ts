@@ -22,7 +22,8 @@ export type { MemoryFault, MemoryFaultInjector } from './faults/memory-fault';
 export { parseInput, parseProviderResult } from './schemas/parse-with-schema';
 export { handCheckedSchema } from './schemas/hand-checked-schema';
 export { copyValidListRequest, copyValidQueryRequest, copyValidScope } from './schemas/request-fast-path';
-export { jsonValueSchema, metadataSchema, type JsonValue } from './schemas/json-value-schema';
+export { jsonValueSchema, maximumMetadataLength, metadataSchema, storedMetadataSchema, type JsonValue } from './schemas/json-value-schema';
+export { isWellFormedText } from './schemas/well-formed-text';
 export { identifierSchema, memoryScopeSchema } from './schemas/scope-schema';
 export {
   memoryHookContextSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isWellFormedText, wellFormedTextMessage } from './well-formed-text';
 
 /** A JSON value: what metadata may hold, so it survives any provider's storage unchanged. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -12,7 +13,8 @@ function isPlainObject(value: object): boolean {
 
 /** Whether a value is JSON, without allocating: the hot path, since nearly every value is. */
 function isJsonValue(value: unknown, depth: number): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'string') return isWellFormedText(value);
+  if (value === null || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);
   if (typeof value !== 'object' || depth > maximumDepth) return false;
   if (Array.isArray(value)) {
@@ -21,7 +23,7 @@ function isJsonValue(value: unknown, depth: number): boolean {
   }
   if (!isPlainObject(value)) return false;
   for (const key in value) {
-    if (!isJsonEntry((value as Record<string, unknown>)[key], depth + 1)) return false;
+    if (!isWellFormedText(key) || !isJsonEntry((value as Record<string, unknown>)[key], depth + 1)) return false;
   }
   return true;
 }
@@ -30,6 +32,7 @@ function isJsonValue(value: unknown, depth: number): boolean {
 function isJsonEntry(entry: unknown, depth: number): boolean {
   switch (typeof entry) {
     case 'string':
+      return isWellFormedText(entry);
     case 'boolean':
       return true;
     case 'number':
@@ -41,12 +44,14 @@ function isJsonEntry(entry: unknown, depth: number): boolean {
 
 /**
  * Finds the path of the first value that is not JSON (a function, undefined, NaN, a Date,
- * a class instance, a cycle or nesting past 32 levels), or returns undefined when all is JSON.
- * A hand-written walk, because a recursive zod union costs several microseconds per key.
+ * a class instance, a cycle or nesting past 32 levels) or a string or key with a lone surrogate,
+ * or returns undefined when all is JSON. A hand-written walk, because a recursive zod union costs
+ * several microseconds per key.
  */
 export function findNonJsonPath(value: unknown, path: Array<string | number> = [], depth = 0): Array<string | number> | undefined {
   if (depth === 0 && isJsonValue(value, 0)) return undefined;
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'string') return isWellFormedText(value) ? undefined : path;
+  if (value === null || typeof value === 'boolean') return undefined;
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
   if (typeof value !== 'object' || depth > maximumDepth) return path;
   if (Array.isArray(value)) {
@@ -58,6 +63,7 @@ export function findNonJsonPath(value: unknown, path: Array<string | number> = [
   }
   if (!isPlainObject(value)) return path;
   for (const key of Object.keys(value)) {
+    if (!isWellFormedText(key)) return [...path, key];
     const found = findNonJsonPath((value as Record<string, unknown>)[key], [...path, key], depth + 1);
     if (found !== undefined) return found;
   }
@@ -71,13 +77,26 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
   );
 }
 
+/** The message of a value `findNonJsonPath` pointed at: a lone surrogate is named as such. */
+function nonJsonMessage(value: unknown, path: ReadonlyArray<string | number>): string {
+  let at = value;
+  for (const key of path) at = (at as Record<string | number, unknown> | undefined)?.[key];
+  const last = path.at(-1);
+  return (typeof at === 'string' && !isWellFormedText(at)) || (typeof last === 'string' && !isWellFormedText(last))
+    ? wellFormedTextMessage
+    : 'must be a JSON value';
+}
+
 /** Any JSON value. */
 export const jsonValueSchema = z.unknown().superRefine((value, context) => {
   const path = findNonJsonPath(value);
-  if (path !== undefined) context.addIssue({ code: 'custom', message: 'must be a JSON value', path });
+  if (path !== undefined) context.addIssue({ code: 'custom', message: nonJsonMessage(value, path), path });
 }) as unknown as z.ZodType<JsonValue>;
 
-/** Metadata: a JSON object. Functions, undefined values, NaN, dates and class instances are refused. */
+/**
+ * Metadata: a JSON object. Functions, undefined values, NaN, dates, class instances and strings
+ * or keys with a lone surrogate are refused.
+ */
 export const metadataSchema = z
   .custom<Record<string, unknown>>(
     (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && isPlainObject(value),
@@ -85,5 +104,25 @@ export const metadataSchema = z
   )
   .superRefine((value, context) => {
     const path = findNonJsonPath(value);
-    if (path !== undefined) context.addIssue({ code: 'custom', message: 'must be a JSON value', path });
+    if (path !== undefined) context.addIssue({ code: 'custom', message: nonJsonMessage(value, path), path });
   });
+
+/**
+ * The most characters the metadata of one record may take as JSON, as much as its text
+ * (`maximumRecordTextLength`): metadata describes a memory, it does not carry documents, and
+ * every provider stores and returns it with the record.
+ */
+export const maximumMetadataLength = 100_000;
+
+/** Metadata a request stores with a record (writes, captures, corrections): {@link metadataSchema}, at most {@link maximumMetadataLength} characters as JSON. */
+export const storedMetadataSchema = metadataSchema.superRefine((value, context) => {
+  let length: number;
+  try {
+    length = JSON.stringify(value).length;
+  } catch {
+    return; // Not JSON (a cycle): the check above has said so.
+  }
+  if (length > maximumMetadataLength) {
+    context.addIssue({ code: 'custom', message: `must take at most ${maximumMetadataLength} characters as JSON (it takes ${length})` });
+  }
+});

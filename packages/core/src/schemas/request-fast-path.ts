@@ -4,6 +4,7 @@ import { copyScopeFields } from './copy-scope-fields';
 import { isJsonObject } from './json-value-schema';
 import { maximumListLimit, maximumTopK, memoryQueryIntentSchema } from './request-schemas';
 import { identifierPattern } from './scope-schema';
+import { isWellFormedText } from './well-formed-text';
 
 /*
  * Every query and list passes request validation, and the zod schemas cost tens of
@@ -51,7 +52,7 @@ export function copyValidScope(value: unknown): MemoryScope | undefined {
 export function copyValidQueryRequest(value: unknown): MemoryQueryRequest | undefined {
   if (!isRecord(value) || !isIdentifier(value.bindingKey) || !hasOnlyKeys(value, queryKeys)) return undefined;
   const { query, topK, intent, metadataFilter } = value;
-  if (typeof query !== 'string' || query.length > 10_000 || query.trim() === '') return undefined;
+  if (typeof query !== 'string' || query.length > 10_000 || query.trim() === '' || !isWellFormedText(query)) return undefined;
   if (topK !== undefined && !isCount(topK, maximumTopK)) return undefined;
   if (intent !== undefined && !queryIntents.has(intent)) return undefined;
   if (metadataFilter !== undefined && !isJsonObject(metadataFilter)) return undefined;

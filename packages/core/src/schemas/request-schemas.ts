@@ -7,9 +7,10 @@ import type {
 } from '../memory-adapter/v1/memory-adapter-v1-requests';
 import type { MemoryRecordHandle } from '../memory-adapter/v1/memory-adapter-v1-records';
 import type { MemoryCorrectionPatch } from '../memory-adapter/v1/memory-adapter-v1-results';
-import { metadataSchema } from './json-value-schema';
+import { metadataSchema, storedMetadataSchema } from './json-value-schema';
 import { identifierSchema, memoryScopeSchema } from './scope-schema';
 import { memoryHookContextSchema, memorySourcePayloadSchema, memorySourceRefSchema } from './source-schema';
+import { isWellFormedText, wellFormedTextMessage } from './well-formed-text';
 
 /** The most records one `upsertRecords` call may carry. */
 export const maximumRecordsPerWrite = 1000;
@@ -20,10 +21,12 @@ export const maximumListLimit = 200;
 /** The longest record text, in characters. */
 export const maximumRecordTextLength = 100_000;
 
-const recordText = z
-  .string()
-  .max(maximumRecordTextLength)
-  .refine((text) => text.trim() !== '', 'must not be empty');
+/** A text a provider stores: at most `maximum` characters, and no lone surrogate. */
+export function storedTextSchema(maximum: number) {
+  return z.string().max(maximum).refine(isWellFormedText, wellFormedTextMessage);
+}
+
+const recordText = storedTextSchema(maximumRecordTextLength).refine((text) => text.trim() !== '', 'must not be empty');
 
 export const memoryRecordHandleSchema = z.strictObject({
   providerKey: z.string().min(1),
@@ -37,7 +40,7 @@ export const memoryCaptureRequestSchema = z.strictObject({
   payload: memorySourcePayloadSchema,
   hook: memoryHookContextSchema.optional(),
   mode: z.enum(['capture_residue', 'capture_record']).optional(),
-  metadata: metadataSchema.optional(),
+  metadata: storedMetadataSchema.optional(),
 }) satisfies z.ZodType<MemoryCaptureRequest>;
 
 export const memoryRecordWriteRequestSchema = z.strictObject({
@@ -48,8 +51,8 @@ export const memoryRecordWriteRequestSchema = z.strictObject({
     .array(
       z.strictObject({
         text: recordText,
-        summary: z.string().max(maximumRecordTextLength).optional(),
-        metadata: metadataSchema.optional(),
+        summary: storedTextSchema(maximumRecordTextLength).optional(),
+        metadata: storedMetadataSchema.optional(),
       }),
     )
     .min(1, 'needs at least one record')
@@ -62,10 +65,7 @@ export const memoryQueryIntentSchema = z.enum(['agent_preamble', 'answer', 'brow
 export const memoryQueryRequestSchema = z.strictObject({
   bindingKey: identifierSchema,
   scope: memoryScopeSchema,
-  query: z
-    .string()
-    .max(10_000)
-    .refine((text) => text.trim() !== '', 'must not be empty'),
+  query: storedTextSchema(10_000).refine((text) => text.trim() !== '', 'must not be empty'),
   topK: z.number().int().min(1).max(maximumTopK).optional(),
   intent: memoryQueryIntentSchema.optional(),
   metadataFilter: metadataSchema.optional(),
@@ -82,9 +82,9 @@ export const memoryListRequestSchema = z.strictObject({
 export const memoryCorrectionPatchSchema = z
   .strictObject({
     text: recordText.optional(),
-    summary: z.string().max(maximumRecordTextLength).optional(),
-    metadata: metadataSchema.optional(),
-    reason: z.string().max(2000).optional(),
+    summary: storedTextSchema(maximumRecordTextLength).optional(),
+    metadata: storedMetadataSchema.optional(),
+    reason: storedTextSchema(2000).optional(),
   })
   .refine((patch) => patch.text !== undefined || patch.summary !== undefined || patch.metadata !== undefined, {
     message: 'needs text, summary or metadata',

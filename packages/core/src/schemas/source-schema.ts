@@ -4,10 +4,11 @@ import type {
   MemorySourcePayload,
   MemorySourceRef,
 } from '../memory-adapter/v1/memory-adapter-v1-source';
-import { metadataSchema } from './json-value-schema';
+import { metadataSchema, storedMetadataSchema } from './json-value-schema';
+import { isWellFormedText, wellFormedTextMessage } from './well-formed-text';
 import { identifierSchema } from './scope-schema';
 
-const optionalReference = z.string().min(1).max(2048).optional();
+const optionalReference = z.string().min(1).max(2048).refine(isWellFormedText, wellFormedTextMessage).optional();
 
 export const memorySourceKindSchema = z.enum([
   'issue_comment',
@@ -60,9 +61,9 @@ export const memoryHookContextSchema = z.strictObject({
 
 export const memorySourcePayloadSchema = z
   .strictObject({
-    text: z.string().max(1_000_000).optional(),
-    mimeType: z.string().min(1).max(255).optional(),
-    metadata: metadataSchema.optional(),
+    text: z.string().max(1_000_000).refine(isWellFormedText, wellFormedTextMessage).optional(),
+    mimeType: z.string().min(1).max(255).refine(isWellFormedText, wellFormedTextMessage).optional(),
+    metadata: storedMetadataSchema.optional(),
     object: metadataSchema.optional(),
   })
   .refine((payload) => (payload.text !== undefined && payload.text.trim() !== '') || payload.object !== undefined, {
