@@ -58,7 +58,6 @@ for (const [address, prefix] of [
 }
 for (const [address, prefix] of [
   ['::', 127],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
