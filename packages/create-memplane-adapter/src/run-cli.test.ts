@@ -1,9 +1,13 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCreateMemplaneAdapter, usage, type CliEnvironment } from './run-cli';
+import { VERSION } from './version';
 
 let workspace: string;
 beforeAll(() => {
@@ -65,7 +69,7 @@ describe('create-memplane-adapter', () => {
     ] as const) {
       const { environment, output } = createEnvironment({ interactive });
       expect(await runCreateMemplaneAdapter([...argv], environment)).toBe(2);
-      expect(output.stderr).toBe(`Missing the provider id.\n\n${usage}`);
+      expect(output.stderr).toBe('create-memplane-adapter: missing the provider id.\nRun `create-memplane-adapter --help` for the usage.\n');
     }
   });
 
@@ -74,28 +78,63 @@ describe('create-memplane-adapter', () => {
     for (const argv of cases) {
       const { environment, output } = createEnvironment();
       expect(await runCreateMemplaneAdapter(argv, environment)).toBe(2);
-      expect(output.stderr).toContain('Usage: create-memplane-adapter');
+      expect(output.stderr).toMatch(/^create-memplane-adapter: /);
+      expect(output.stderr).toContain('Run `create-memplane-adapter --help` for the usage.');
       expect(output.stdout).toBe('');
     }
     expect(existsSync(join(workspace, 'memplane-adapter-acme'))).toBe(false);
   });
 
-  it('exits 1 and says how to force when the directory is not empty', async () => {
+  it('exits 2, writing nothing, and says how to force when the directory is not empty', async () => {
     const directory = join(workspace, 'busy');
     mkdirSync(directory);
     writeFileSync(join(directory, 'keep.txt'), 'mine');
     const { environment, output } = createEnvironment();
-    expect(await runCreateMemplaneAdapter(['acme', '-d', directory], environment)).toBe(1);
+    expect(await runCreateMemplaneAdapter(['acme', '-d', directory], environment)).toBe(2);
     expect(output.stderr).toMatch(/directory: is not empty .*pass force/);
+    expect(existsSync(join(directory, 'package.json'))).toBe(false);
     expect(await runCreateMemplaneAdapter(['acme', '-d', directory, '--force'], createEnvironment().environment)).toBe(
       0,
     );
     expect(readFileSync(join(directory, 'keep.txt'), 'utf8')).toBe('mine');
   });
 
-  it('prints the usage for --help', async () => {
-    const { environment, output } = createEnvironment();
-    expect(await runCreateMemplaneAdapter(['--help'], environment)).toBe(0);
-    expect(output.stdout).toBe(usage);
+  it('prints the full usage for --help and -h', async () => {
+    for (const flag of ['--help', '-h']) {
+      const { environment, output } = createEnvironment();
+      expect(await runCreateMemplaneAdapter([flag], environment)).toBe(0);
+      expect(output.stdout).toBe(usage());
+      for (const text of ['Usage: create-memplane-adapter [options] [name]', '-d, --directory <dir>', '--package-name <name>', '--no-interactive', '-f, --force', '-v, --version', 'Exit codes: 0']) {
+        expect(output.stdout).toContain(text);
+      }
+    }
   });
+
+  it('prints the version for --version and -v, and exits 0', async () => {
+    for (const flag of ['--version', '-v']) {
+      const { environment, output } = createEnvironment();
+      expect(await runCreateMemplaneAdapter([flag], environment)).toBe(0);
+      expect(output.stdout).toBe(`${VERSION}\n`);
+      expect(output.stderr).toBe('');
+    }
+  });
+});
+
+describe('the create-memplane-adapter bin (spawned)', () => {
+  function spawnBin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+    const bin = fileURLToPath(new URL('./cli.ts', import.meta.url));
+    return new Promise((resolve) => {
+      execFile(process.execPath, [tsxCli, bin, ...args], { cwd: workspace, timeout: 60_000 }, (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+      });
+    });
+  }
+
+  it('exits 0 with the version, and 2 with one message for an unknown option', async () => {
+    expect(await spawnBin(['--version'])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    const unknown = await spawnBin(['acme', '--colour']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^create-memplane-adapter: error: unknown option '--colour'/);
+  }, 60_000);
 });

@@ -1,17 +1,18 @@
 import { basename, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
 import { MemoryError, MemoryValidationError } from '@memplane/core';
+import { Command, CommanderError } from 'commander';
 import { defaultPackageName, providerIdSchema } from './provider-names';
 import { scaffoldAdapter, type ScaffoldAdapterResult } from './scaffold-adapter';
+import { VERSION } from './version';
 
 /** The streams and terminal facts the command line works with. */
 export interface CliEnvironment {
   /** Where answers to the prompt come from. */
   stdin: NodeJS.ReadableStream;
-  /** Where results and the prompt go. */
+  /** Where results, the help and the prompt go. */
   stdout: { write(text: string): unknown };
-  /** Where errors and the usage go. */
+  /** Where errors go. */
   stderr: { write(text: string): unknown };
   /** Whether a person is at the terminal (stdin and stdout are TTYs), so asking is allowed. */
   interactive: boolean;
@@ -19,30 +20,47 @@ export interface CliEnvironment {
   cwd: string;
 }
 
-/** The usage text of the command. */
-export const usage = `Usage: create-memplane-adapter <name> [--directory <dir>] [--package-name <name>] [--no-interactive] [--force]
+const commandName = 'create-memplane-adapter';
 
-  <name>                 the provider id, kebab-case (such as acme-memory)
-  --directory, -d <dir>  where to write the adapter (default: the package name)
-  --package-name <name>  the npm package name (default: memplane-adapter-<name>)
-  --no-interactive       never ask; fail when the name is missing
-  --force, -f            write into a directory that is not empty
-  --help, -h             show this help
-`;
+const moreHelp = `
+Examples:
+  npm create memplane-adapter acme-memory
+  npx create-memplane-adapter acme-memory --package-name @acme/memplane-adapter
 
-function parseCommandLine(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      directory: { type: 'string', short: 'd' },
-      'package-name': { type: 'string' },
-      'no-interactive': { type: 'boolean' },
-      force: { type: 'boolean', short: 'f' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+Exit codes: 0 the adapter was written, 1 writing failed, 2 a usage or configuration error
+(a missing or invalid name, an unknown option, a directory that is not empty without --force);
+nothing is written on exit code 2.`;
+
+interface Options {
+  directory?: string;
+  packageName?: string;
+  interactive: boolean;
+  force?: boolean;
+}
+
+function buildProgram(environment: CliEnvironment, run: (name: string | undefined, options: Options) => Promise<number>) {
+  let exitCode = 0;
+  const program = new Command(commandName)
+    .description('Scaffolds a memplane memory adapter for a hosted provider, from the template that passes the whole conformance suite.')
+    .argument('[name]', 'the provider id, kebab-case (such as acme-memory); asked for at a terminal')
+    .option('-d, --directory <dir>', 'where to write the adapter (default: the package name without its scope)')
+    .option('--package-name <name>', 'the npm package name (default: memplane-adapter-<name>)')
+    .option('--no-interactive', 'never ask; fail when the name is missing')
+    .option('-f, --force', 'write into a directory that is not empty (files of the same name are overwritten)')
+    .version(VERSION, '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'show this help')
+    .addHelpText('after', moreHelp)
+    .showHelpAfterError(`Run \`${commandName} --help\` for the usage.`)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => environment.stdout.write(text),
+      writeErr: (text) => environment.stderr.write(text),
+      outputError: (text, write) => write(`${commandName}: ${text}`),
+    })
+    .action(async (name: string | undefined, options: Options) => {
+      exitCode = await run(name, options);
+    });
+  return { program, exitCode: () => exitCode };
 }
 
 async function askForName(environment: CliEnvironment): Promise<string> {
@@ -65,59 +83,57 @@ Next steps:
 
 Then replace src/${result.names.kebab}-client.ts with the provider's official SDK and adapt
 the fake API in src/${result.names.kebab}-fake-server.ts; README.md says how.
+.github/workflows/conformance.yml runs the suite in CI and uploads its JSON and JUnit reports.
 `;
 }
 
 /**
  * Runs `create-memplane-adapter` and returns the exit code: 0 when the adapter was written,
- * 1 when scaffolding failed, 2 for a usage error (a missing or invalid name, an unknown option).
+ * 1 when writing it failed, 2 for a usage or configuration error (a missing or invalid name, an
+ * unknown option, a directory that is not empty without `--force`), in which case nothing is written.
  */
 export async function runCreateMemplaneAdapter(argv: string[], environment: CliEnvironment): Promise<number> {
-  let parsed: ReturnType<typeof parseCommandLine>;
-  try {
-    parsed = parseCommandLine(argv);
-  } catch (error) {
-    environment.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
+  const usageError = (message: string) => {
+    environment.stderr.write(`${commandName}: ${message}\nRun \`${commandName} --help\` for the usage.\n`);
     return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help === true) {
-    environment.stdout.write(usage);
-    return 0;
-  }
-  if (positionals.length > 1) {
-    environment.stderr.write(`Expected one name, got ${positionals.length}: ${positionals.join(' ')}\n\n${usage}`);
-    return 2;
-  }
-  const interactive = environment.interactive && values['no-interactive'] !== true;
-  const name = positionals[0] ?? (interactive ? await askForName(environment) : undefined);
-  if (name === undefined || name === '') {
-    environment.stderr.write(`Missing the provider id.\n\n${usage}`);
-    return 2;
-  }
-  const checked = providerIdSchema.safeParse(name);
-  if (!checked.success) {
-    environment.stderr.write(`Invalid name "${name}": ${checked.error.issues[0]?.message ?? 'invalid'}\n\n${usage}`);
-    return 2;
-  }
-  try {
-    const packageName = values['package-name'] ?? defaultPackageName(name);
-    const result = scaffoldAdapter({
-      name,
-      directory: resolve(environment.cwd, values.directory ?? basename(packageName)),
-      packageName,
-      force: values.force === true,
-    });
-    environment.stdout.write(nextSteps(result, environment.cwd));
-    return 0;
-  } catch (error) {
-    if (!MemoryError.isInstance(error)) throw error;
-    // A bad option is a usage error; anything else (a busy directory, a missing template) is a failure.
-    if (MemoryValidationError.isInstance(error) && error.field !== 'directory') {
-      environment.stderr.write(`${error.message}\n\n${usage}`);
-      return 2;
+  };
+  const { program, exitCode } = buildProgram(environment, async (given, options) => {
+    const interactive = environment.interactive && options.interactive;
+    const name = given ?? (interactive ? await askForName(environment) : undefined);
+    if (name === undefined || name === '') return usageError('missing the provider id.');
+    const checked = providerIdSchema.safeParse(name);
+    if (!checked.success) return usageError(`invalid name "${name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
+    try {
+      const packageName = options.packageName ?? defaultPackageName(name);
+      const result = scaffoldAdapter({
+        name,
+        directory: resolve(environment.cwd, options.directory ?? basename(packageName)),
+        packageName,
+        force: options.force === true,
+      });
+      environment.stdout.write(nextSteps(result, environment.cwd));
+      return 0;
+    } catch (error) {
+      // Refused before writing (a bad option, a busy directory, a missing template): usage or configuration.
+      if (MemoryValidationError.isInstance(error)) return usageError(error.message);
+      if (MemoryError.isInstance(error) && error.code === 'MEMORY_CONFIGURATION') return usageError(error.message);
+      environment.stderr.write(`${commandName}: writing the adapter failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
     }
-    environment.stderr.write(`${error.message}\n`);
-    return 1;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    throw error;
   }
+  return exitCode();
+}
+
+/** The full usage of the command, as `--help` prints it. */
+export function usage(): string {
+  const out: string[] = [];
+  const quiet: CliEnvironment = { stdin: process.stdin, stdout: { write: (text: string) => out.push(text) }, stderr: { write: () => undefined }, interactive: false, cwd: '.' };
+  buildProgram(quiet, async () => 0).program.outputHelp();
+  return out.join('');
 }

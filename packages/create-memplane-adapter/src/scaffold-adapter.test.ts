@@ -216,6 +216,32 @@ describe('scaffoldAdapter with the real template', () => {
     expect(readFileSync(join(directory, 'README.md'), 'utf8')).not.toContain('template-only');
   });
 
+  it('is ready for CI and the registry: a conformance workflow, memplane-adapter keywords, reports ignored', () => {
+    expect(result.files).toContain('.github/workflows/conformance.yml');
+    const workflow = readFileSync(join(directory, '.github', 'workflows', 'conformance.yml'), 'utf8');
+    expect(workflow).toMatch(/^on:\n {2}push:\n {2}pull_request:/m);
+    expect(workflow).toContain('npx memplane-conformance ./conformance-entry.ts --json conformance-report.json --junit conformance-junit.xml');
+    expect(workflow).toContain('actions/upload-artifact@v4');
+    const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { keywords?: string[] };
+    expect(manifest.keywords).toEqual(expect.arrayContaining(['memplane', 'memplane-adapter', 'acme-memory']));
+    const ignored = readFileSync(join(directory, '.gitignore'), 'utf8').split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['conformance-report.json', 'conformance-junit.xml', 'node_modules/', '.env']));
+  });
+
+  it('passes the suite with the exact command of its workflow, writing both reports', async () => {
+    const workflow = readFileSync(join(directory, '.github', 'workflows', 'conformance.yml'), 'utf8');
+    const command = /npx memplane-conformance (.+)$/m.exec(workflow)?.[1]?.trim().split(/\s+/) ?? [];
+    expect(command[0]).toBe('./conformance-entry.ts');
+    const bin = join(repositoryRoot, 'conformance', 'dist', 'cli', 'memplane-conformance.js');
+    const outcome = await runInChild(process.execPath, [bin, ...command], directory);
+    expect(outcome.ok, outcome.output).toBe(true);
+    expect(outcome.output).toMatch(/\n\d+ passed, 0 failed, \d+ skipped\n/);
+    const report = JSON.parse(readFileSync(join(directory, 'conformance-report.json'), 'utf8')) as { failed: number; adapter?: { key: string } };
+    expect(report.failed).toBe(0);
+    expect(report.adapter?.key).toBe('acme-memory');
+    expect(readFileSync(join(directory, 'conformance-junit.xml'), 'utf8')).toContain('<testsuite name="conformance-entry.ts"');
+  }, 180_000);
+
   it('type-checks and passes its own tests, conformance included', async () => {
     const typeCheck = await runInChild('npx', ['tsc', '--noEmit', '-p', directory], directory);
     expect(typeCheck.ok, typeCheck.output).toBe(true);
