@@ -128,6 +128,7 @@ async function readBody(request: Request): Promise<Record<string, unknown> | und
 export function createSupermemoryFake(settings: SupermemoryFakeSettings = {}): SupermemoryFake {
   const base = (settings.baseURL ?? 'https://api.supermemory.ai').replace(/\/+$/, '');
   const store = createSupermemoryFakeStore();
+  // SDK 4.25.4 sends `Authorization: Bearer <apiKey>`; anything else is a 401 (SDK `AuthenticationError`).
   const authorized = (request: Request) => /^Bearer \S+$/.test(request.headers.get('authorization') ?? '');
 
   // Every handler checks auth first and reads its JSON body; `answer` gets the body or an error response.
@@ -231,6 +232,7 @@ export function createSupermemoryFake(settings: SupermemoryFakeSettings = {}): S
       if (tag !== undefined && (typeof tag !== 'string' || !tagPattern.test(tag))) return error(400, 'Invalid container tag');
       const filter = filterOf(body);
       if (filter instanceof Response) return filter;
+      // SDK `SearchMemoriesParams.limit` (default 10); the fake refuses above 100, the most the adapter may ask.
       const limit = Number(body.limit ?? 10);
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) return error(400, 'limit must be 1 to 100');
       // Docs page "Search" (supermemory.ai/docs/search, `threshold`: 0 least sensitive, 1 most)
