@@ -1,9 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MemoryError } from '@memplane/core';
 import { describe, expect, it } from 'vitest';
 import { createMarkdownAdapter } from './markdown-adapter';
+import { MarkdownRootLock } from './markdown-root-lock';
 import { useTemporaryRoots } from './testing/temporary-root';
 
 const temporary = useTemporaryRoots();
@@ -166,5 +167,67 @@ describe('a damaged cursor secret', () => {
     const error = thrownBy(() => createMarkdownAdapter({ root }));
     expect(MemoryError.hasCode(error, 'MEMORY_CONFIGURATION')).toBe(true);
     expect((error as MemoryError).message).toContain('cursor-secret');
+  });
+});
+
+describe('recovery on open', () => {
+  it('replaces an index that is not a database only when no other process has it open', async () => {
+    const root = temporary.root();
+    const writer = createMarkdownAdapter({ root, now });
+    await writer.upsertRecords({ bindingKey: 'test', scope, records: texts(2, 'held') });
+    writer.close();
+    const indexPath = join(root, '.memplane/index.sqlite');
+    writeFileSync(indexPath, 'this is not a database');
+    const inode = statSync(indexPath).ino;
+    // Another process with the root open holds the shared root lock, as every open adapter does.
+    const other = MarkdownRootLock.acquireShared(join(root, '.memplane/index.lock'), 1000);
+    try {
+      const error = thrownBy(() => createMarkdownAdapter({ root, lockTimeoutMs: 50, now }));
+      expect(MemoryError.hasCode(error, 'MEMORY_TIMEOUT')).toBe(true);
+      expect((error as MemoryError).isRetryable).toBe(true);
+      expect(statSync(indexPath).ino).toBe(inode);
+      expect(readFileSync(indexPath, 'utf8')).toBe('this is not a database');
+    } finally {
+      other.close();
+    }
+    const events: string[] = [];
+    const reopened = temporary.open({ root, now, onEvent: (event) => events.push(event.type === 'index_rebuilt' ? event.reason : event.type) });
+    expect(events.some((event) => event.startsWith('the index could not be read'))).toBe(true);
+    expect(reopened.stats().records).toBe(2);
+  });
+
+  it('finishes a batch whose journal was written before the crash', async () => {
+    const root = temporary.root();
+    const adapter = createMarkdownAdapter({ root, sectionsPerFile: 2, now });
+    await adapter.upsertRecords({ bindingKey: 'test', scope, records: texts(1, 'first') });
+    adapter.close();
+    const folder = 'companies/acme/agent=planner';
+    const original = readFileSync(join(root, folder, `${day}.md`), 'utf8');
+    // What a writer killed right after its journal leaves: staged files, the journal, nothing renamed.
+    const extra = (name: string) => `\n## Memory m_0mwr805bc000ad99055${name}\n\n- scope: {"agentId":"planner","companyId":"acme"}\n\n~~~text\nJournaled record ${name}.\n~~~\n`;
+    writeFileSync(join(root, folder, '.tmp-a'), original + extra('9d390'));
+    writeFileSync(join(root, folder, '.tmp-b'), original.split('\n## Memory')[0] + extra('9d391'));
+    const journal = { version: 1, renames: [{ temporary: `${folder}/.tmp-a`, target: `${folder}/${day}.md` }, { temporary: `${folder}/.tmp-b`, target: `${folder}/${day}-2.md` }], removals: [] };
+    writeFileSync(join(root, '.memplane/batch-journal.json'), JSON.stringify(journal));
+    const reopened = temporary.open({ root, sectionsPerFile: 2, now });
+    const listed = await reopened.list({ bindingKey: 'test', scope, limit: 10 });
+    expect(listed.items.map((item) => item.text).sort()).toEqual([texts(1, 'first')[0]?.text, 'Journaled record 9d390.', 'Journaled record 9d391.'].sort());
+    expect(existsSync(join(root, '.memplane/batch-journal.json'))).toBe(false);
+  });
+
+  it.each([
+    ['a target outside companies/', { version: 1, renames: [{ temporary: '.tmp-x', target: 'outside.md' }], removals: [] }],
+    ['a parent segment', { version: 1, renames: [], removals: ['companies/../../victim.md'] }],
+    ['a temporary file in another folder', { version: 1, renames: [{ temporary: 'companies/b/.tmp-x', target: 'companies/a/x.md' }], removals: [] }],
+    ['not JSON', 'garbage{'],
+  ])('refuses a journal with %s: a configuration error naming it, and nothing touched', (_shape, journal) => {
+    const root = temporary.root();
+    mkdirSync(join(root, '.memplane'), { recursive: true });
+    writeFileSync(join(root, 'victim.md'), 'keep me');
+    writeFileSync(join(root, '.memplane/batch-journal.json'), typeof journal === 'string' ? journal : JSON.stringify(journal));
+    const error = thrownBy(() => createMarkdownAdapter({ root }));
+    expect(MemoryError.hasCode(error, 'MEMORY_CONFIGURATION')).toBe(true);
+    expect((error as MemoryError).message).toContain('batch-journal.json');
+    expect(readFileSync(join(root, 'victim.md'), 'utf8')).toBe('keep me');
   });
 });
