@@ -1,4 +1,4 @@
-import type { MemoryAdapter, MemoryRecordHandle, MemoryScope } from '@memplane/core';
+import { MemoryApiCallError, type MemoryAdapter, type MemoryRecordHandle, type MemoryScope } from '@memplane/core';
 import { setupTestServer } from '@memplane/test-server/with-vitest';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -119,5 +119,23 @@ describe.each([
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(written.map((handle) => handle.providerRecordId).sort());
     expect(warnings.some((details) => details.includes('ordered them itself'))).toBe(true);
+  });
+});
+
+describe('list when a later page is unordered and cannot all be read', () => {
+  it('fails with a typed error instead of returning a page that may skip records', async () => {
+    const fake = oldestFirst;
+    const adapter = createTestAdapter(fake);
+    const scope = { companyId: 'short-count-co' };
+    await writeEach(adapter, scope, 6, 'counted');
+    const first = await adapter.list({ bindingKey: 'b', scope, limit: 2 });
+    const rest = [...fake.store.memories.values()].filter((memory) => memory.app_id === scope.companyId).slice(2).reverse();
+    // mem0 answers out of order and counts more records than it returns.
+    testServer.use(
+      http.post(`${fake.host}/v3/memories/`, () => HttpResponse.json({ count: rest.length + 5, next: null, previous: null, results: rest.map(listedMemory) })),
+    );
+    await expect(adapter.list({ bindingKey: 'b', scope, limit: 2, cursor: first.nextCursor })).rejects.toSatisfy(
+      (error) => MemoryApiCallError.isInstance(error) && /could not all be read/.test(error.message),
+    );
   });
 });

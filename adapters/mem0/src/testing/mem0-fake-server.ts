@@ -67,10 +67,13 @@ export function createMem0Fake(settings: Mem0FakeSettings = {}) {
   };
 
   const handlers: HttpHandler[] = [
+    // API reference `GET /v1/ping/` (docs/openapi.json); the SDK pings from its constructor. 401 body: SDK `AuthenticationError`.
     http.get(`${host}/v1/ping/`, ({ request }) =>
       unauthorized(request) ?? HttpResponse.json({ status: 'ok', org_id: 'org_fake0001', project_id: 'proj_fake0001', user_email: 'developer@example.com' }),
     ),
 
+    // Add Memories (docs.mem0.ai/api-reference/memory/add-memories): messages required, at least one entity id (400),
+    // infer false answers `{message, results}` synchronously, infer true `{status: 'PENDING', event_id}`.
     http.post(`${host}/v3/memories/add/`, async ({ request }) => {
       const refused = unauthorized(request);
       if (refused) return refused;
@@ -91,6 +94,8 @@ export function createMem0Fake(settings: Mem0FakeSettings = {}) {
       return HttpResponse.json({ status: 'PENDING', event_id: event.id });
     }),
 
+    // Search Memories (api-reference/memory/search-memories): entity ids only inside `filters` (the SDK refuses them
+    // top-level), top_k 1..1000 (default 10), threshold default 0.1; `keywords` fails with 500 (Memory Filters).
     http.post(`${host}/v3/memories/search/`, async ({ request }) => {
       const refused = unauthorized(request);
       if (refused) return refused;
@@ -108,6 +113,8 @@ export function createMem0Fake(settings: Mem0FakeSettings = {}) {
       }
     }),
 
+    // Get Memories (api-reference/memory/get-memories): `filters` required, `page_size` default 100 and at most 200,
+    // `{count, next, previous, results}` with `next` as a URL; the order is not documented (see `listOrder`).
     http.post(`${host}/v3/memories/`, async ({ request }) => {
       const refused = unauthorized(request);
       if (refused) return refused;
@@ -138,6 +145,7 @@ export function createMem0Fake(settings: Mem0FakeSettings = {}) {
       }
     }),
 
+    // Get Memory (api-reference/memory/get-memory): a non-UUID id is 400, an unknown one 404 `{error}`.
     http.get(`${host}/v1/memories/:memoryId/`, ({ request, params }) => {
       const refused = unauthorized(request);
       if (refused) return refused;
@@ -145,6 +153,7 @@ export function createMem0Fake(settings: Mem0FakeSettings = {}) {
       return found instanceof Response ? found : HttpResponse.json(detailedMemory(found));
     }),
 
+    // Update Memory (api-reference/memory/update-memory): text, metadata or expiration_date, else 400; metadata is replaced.
     http.put(`${host}/v1/memories/:memoryId/`, async ({ request, params }) => {
       const refused = unauthorized(request);
       if (refused) return refused;
@@ -161,6 +170,7 @@ export function createMem0Fake(settings: Mem0FakeSettings = {}) {
       return HttpResponse.json(detailedMemory(found));
     }),
 
+    // Delete Memory (api-reference/memory/delete-memory): `{message}`.
     http.delete(`${host}/v1/memories/:memoryId/`, ({ request, params }) => {
       const refused = unauthorized(request);
       if (refused) return refused;
@@ -170,6 +180,7 @@ export function createMem0Fake(settings: Mem0FakeSettings = {}) {
       return HttpResponse.json({ message: 'Memory deleted successfully!' });
     }),
 
+    // Batch Delete (api-reference/memory/batch-delete): at most 1000 ids, each a UUID (400 otherwise).
     http.delete(`${host}/v1/batch/`, async ({ request }) => {
       const refused = unauthorized(request);
       if (refused) return refused;
@@ -183,6 +194,8 @@ export function createMem0Fake(settings: Mem0FakeSettings = {}) {
       return HttpResponse.json({ message: `Successfully deleted ${deleted} memories` });
     }),
 
+    // Get Event (api-reference/events/get-event): 404 for an unknown event; `payload` is "the original payload",
+    // echoed as `eventPayloadEcho` says, since how much of the request it keeps is not documented.
     http.get(`${host}/v1/event/:eventId/`, ({ request, params }) => {
       const refused = unauthorized(request);
       if (refused) return refused;
@@ -192,6 +205,7 @@ export function createMem0Fake(settings: Mem0FakeSettings = {}) {
       return HttpResponse.json(eventBody(event, settings.eventPayloadEcho));
     }),
 
+    // Get Events (api-reference/events/get-events): the whole project's events, newest first, paged by number.
     http.get(`${host}/v1/events/`, ({ request }) => {
       const refused = unauthorized(request);
       if (refused) return refused;
