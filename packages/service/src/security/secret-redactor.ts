@@ -44,8 +44,11 @@ export function createSecretRedactor(): SecretRedactor {
   const known = new Set<string>();
   // Longest first, so a secret that contains another is replaced whole.
   let forms: string[] = [];
+  // One pattern of every form: a single scan tells whether a string holds any of them.
+  let anyForm = /$^/;
 
   function redactText(text: string): string {
+    if (!anyForm.test(text)) return text;
     let result = text;
     for (const form of forms) if (result.includes(form)) result = result.split(form).join(redactedText);
     return result;
@@ -88,15 +91,21 @@ export function createSecretRedactor(): SecretRedactor {
     const prototype = Object.getPrototypeOf(value);
     if (prototype !== Object.prototype && prototype !== null) return value;
     seen.set(value, value);
-    let changed = false;
-    const entries = Object.entries(value).map(([key, item]) => {
-      const redactedKey = redactText(key);
+    const record = value as Record<string, unknown>;
+    let copy: Record<string, unknown> | undefined;
+    let renamed = false;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
       const redacted = redactAt(item, depth + 1, seen);
-      if (redactedKey !== key || redacted !== item) changed = true;
-      return [redactedKey, redacted] as const;
-    });
-    if (!changed) return value;
-    const copy = Object.fromEntries(entries);
+      if (redacted !== item) (copy ??= { ...record })[key] = redacted;
+      if (anyForm.test(key)) renamed = true;
+    }
+    if (renamed) {
+      // Rare: a secret in a key. Rebuild with every key redacted.
+      const source = copy ?? record;
+      copy = Object.fromEntries(Object.keys(source).map((key) => [redactText(key), source[key]]));
+    }
+    if (copy === undefined) return value;
     seen.set(value, copy);
     return copy;
   }
@@ -111,6 +120,7 @@ export function createSecretRedactor(): SecretRedactor {
       }
       if (!grew) return;
       forms = [...new Set([...known].flatMap(encodingsOf))].sort((left, right) => right.length - left.length);
+      anyForm = new RegExp(forms.map((form) => form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'));
     },
     get active() {
       return forms.length > 0;
