@@ -41,7 +41,7 @@ export interface MemoryActivityEntry {
   action: MemoryActivityAction;
   /** `binding`, `target`, `operation_log` or `provider`. */
   subjectType: MemoryActivitySubjectType;
-  /** The binding id (the key for a refused binding), `<targetType>:<targetId>` for a target, `memory_operations` for a prune, the provider id. */
+  /** The binding id (a fresh, never-saved id for a refused creation), `<targetType>:<targetId>` for a target, `memory_operations` for a prune, the provider id. */
   subjectId: string;
   /** The state before the change (secrets as references), or null when it was created. */
   before: unknown;
