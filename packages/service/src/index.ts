@@ -113,6 +113,7 @@ export type { MemoryServiceWorker, MemoryServiceWorkerOptions } from './service/
 
 export type { MemoryServiceStore } from './store/memory-service-store';
 export type { MemoryRecordPlacement, MemoryRecordRegistryStore, MemoryRegisteredRecord } from './store/memory-record-registry-store';
+export type { MemoryDeliveryClaim, MemoryDeliveryKeyStore } from './store/memory-delivery-key-store';
 export type {
   MemoryAccountingStore,
   MemoryBindingCaps,

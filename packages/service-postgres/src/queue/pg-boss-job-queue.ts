@@ -133,6 +133,7 @@ export function createPgBossJobQueue(settings: PgBossJobQueueSettings): MemoryJo
 
   return {
     kind: 'pg-boss',
+    jobExpiryMs: expireInSeconds * 1000,
 
     async start() {
       if (state === 'started') return;

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createPostgresMemoryServiceStore } from '../store/postgres-memory-service-store';
 import { waitForDatabaseCondition } from '../test-support/database-condition';
 import { describeWithPostgres, dropSchemas, uniqueSchemaName } from '../test-support/postgres-test-database';
+import { createSharedTable, sharedTableProvider } from '../test-support/shared-table-provider';
 import { startWorkerProcess, type TestWorkerProcess } from '../test-support/worker-processes';
 import { createPgBossJobQueue } from './pg-boss-job-queue';
 
@@ -14,6 +15,7 @@ describeWithPostgres('memory service workers on Postgres', (url) => {
   const schemas: string[] = [];
   const workers: TestWorkerProcess[] = [];
   const services: MemoryService[] = [];
+  const providers: Array<{ close(): Promise<void> }> = [];
   let client: pg.Client;
 
   beforeAll(async () => {
@@ -23,6 +25,7 @@ describeWithPostgres('memory service workers on Postgres', (url) => {
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((worker) => (worker.child.exitCode === null && worker.child.signalCode === null ? worker.stop() : worker.exited)));
     await Promise.all(services.splice(0).map((service) => service.close()));
+    await Promise.all(providers.splice(0).map((provider) => provider.close()));
   });
   afterAll(async () => {
     await client.end();
@@ -30,18 +33,24 @@ describeWithPostgres('memory service workers on Postgres', (url) => {
   });
 
   /** The service the platform's API process runs: it queues hooks, and leaves the work to the workers. */
-  async function setUp(label: string, expireSeconds: number) {
+  async function setUp(label: string, expireSeconds: number, options: { hookTimeoutMs: number; providerId: 'memory' | 'shared-table' }) {
     const names = { store: uniqueSchemaName(`${label}_store`), queue: uniqueSchemaName(`${label}_queue`), runs: uniqueSchemaName(`${label}_runs`) };
     schemas.push(names.store, names.queue, names.runs);
     await client.query(`CREATE SCHEMA "${names.runs}"`);
     await client.query(`CREATE TABLE "${names.runs}".runs (job_key text NOT NULL, worker text NOT NULL, attempt integer NOT NULL, state text NOT NULL)`);
+    const records = `"${names.runs}".records`;
+    await createSharedTable(client, records);
+    const provider = sharedTableProvider(url, records, 'api');
+    providers.push(provider);
     const service = await createMemoryService({
       store: createPostgresMemoryServiceStore({ connectionString: url, schema: names.store, maxConnections: 3 }),
       queue: createPgBossJobQueue({ connectionString: url, schema: names.queue, expireInSeconds: expireSeconds, retryDelaySeconds: 0 }),
+      hooks: { timeoutMs: options.hookTimeoutMs, maxAttempts: 1 },
+      providers: [provider],
     });
     services.push(service);
     const control = service.control(admin);
-    await control.createBinding({ key: 'default', providerId: 'memory' });
+    await control.createBinding({ key: 'default', providerId: options.providerId });
     await control.setTarget({ targetType: 'company' }, 'default');
     const runs = `"${names.runs}".runs`;
     const channel = `${names.runs}_runs`;
@@ -53,6 +62,8 @@ describeWithPostgres('memory service workers on Postgres', (url) => {
         MEMPLANE_TEST_RUNS_TABLE: runs,
         MEMPLANE_TEST_CHANNEL: channel,
         MEMPLANE_TEST_EXPIRE_SECONDS: String(expireSeconds),
+        MEMPLANE_TEST_PROVIDER_TABLE: records,
+        MEMPLANE_TEST_HOOK_TIMEOUT_MS: String(options.hookTimeoutMs),
         ...extra,
       });
       workers.push(worker);
@@ -60,11 +71,11 @@ describeWithPostgres('memory service workers on Postgres', (url) => {
     };
     const waitFor = (sql: string, atLeast: number, description: string) =>
       waitForDatabaseCondition(url, channel, async (probe) => Number((await probe.query(sql)).rows[0].count) >= atLeast, { deadlineMs: 45_000, description });
-    return { service, names, runs, start, waitFor };
+    return { service, names, runs, records, start, waitFor };
   }
 
   it('shares queued hook deliveries between two worker processes, each delivered exactly once', async () => {
-    const { service, names, runs, start, waitFor } = await setUp('share', 60);
+    const { service, names, runs, start, waitFor } = await setUp('share', 60, { hookTimeoutMs: 10_000, providerId: 'memory' });
     const first = start('worker-a', { MEMPLANE_TEST_MEET_WORKERS: '2' });
     const second = start('worker-b', { MEMPLANE_TEST_MEET_WORKERS: '2' });
     await Promise.all([first.ready, second.ready]);
@@ -92,16 +103,17 @@ describeWithPostgres('memory service workers on Postgres', (url) => {
     expect(captures.rows.map((row) => row.hook_id)).toEqual(hookIds);
   });
 
-  it('finishes on another worker a queued hook whose worker was killed mid-delivery', async () => {
-    const { service, names, runs, start, waitFor } = await setUp('killed', 2);
+  it('finishes on another worker a queued hook whose worker was killed mid-delivery, without capturing it again', async () => {
+    const { service, names, runs, start, waitFor } = await setUp('killed', 6, { hookTimeoutMs: 2000, providerId: 'memory' });
     const doomed = start('worker-doomed');
     await doomed.ready;
     const queued = await service.hooks.enqueue('manual_capture', system, { agentId: 'planner', text: 'hang:worker-doomed Backups run at noon.' });
     await waitFor(`SELECT count(*) AS count FROM ${runs} WHERE worker = 'worker-doomed'`, 1, 'the doomed worker to start the delivery');
-    const survivor = start('worker-survivor');
-    await survivor.ready;
+    // Killed while its subscriber hangs, after its capture reached the provider and was recorded.
     doomed.child.kill('SIGKILL');
     expect(await doomed.exited).toBe('SIGKILL');
+    const survivor = start('worker-survivor');
+    await survivor.ready;
     await waitFor(`SELECT count(*) AS count FROM ${runs} WHERE state = 'finished'`, 1, 'the survivor to finish the delivery');
     expect(await survivor.stop()).toBe(0);
 
@@ -110,14 +122,71 @@ describeWithPostgres('memory service workers on Postgres', (url) => {
       [queued.hookId],
     );
     expect(deliveries.rows).toEqual([
-      { receiver: 'binding:default', status: 'succeeded' },
+      { receiver: 'binding:default', status: 'skipped' },
       { receiver: 'worker-survivor', status: 'succeeded' },
     ]);
     const job = await client.query(`SELECT state, retry_count FROM "${names.queue}".job WHERE name = 'memplane-hook-delivery'`);
     expect(job.rows).toEqual([{ state: 'completed', retry_count: 1 }]);
-    // Delivery is at least once: the dead worker's capture had reached its provider before it hung.
-    const captures = await client.query(`SELECT count(*) AS count FROM "${names.store}".memory_operations WHERE hook_id = $1`, [queued.hookId]);
-    expect(Number(captures.rows[0].count)).toBe(2);
+    // The capture the dead worker wrote and recorded is not written again.
+    const captures = await client.query(`SELECT count(*) AS count FROM "${names.store}".memory_operations WHERE hook_id = $1 AND operation = 'capture'`, [queued.hookId]);
+    expect(Number(captures.rows[0].count)).toBe(1);
+  });
+
+  it('writes a capture once when its worker is killed after the provider wrote and before anything recorded it', async () => {
+    const { service, names, runs, records, start, waitFor } = await setUp('written', 6, { hookTimeoutMs: 2000, providerId: 'shared-table' });
+    const doomed = start('worker-doomed');
+    await doomed.ready;
+    const queued = await service.hooks.enqueue('manual_capture', system, { agentId: 'planner', text: 'hang-after-write:worker-doomed Backups run at noon.' });
+    await waitFor(`SELECT count(*) AS count FROM ${records}`, 1, 'the doomed worker to write to the provider');
+    doomed.child.kill('SIGKILL');
+    expect(await doomed.exited).toBe('SIGKILL');
+    const survivor = start('worker-survivor');
+    await survivor.ready;
+    await waitFor(`SELECT count(*) AS count FROM ${runs} WHERE state = 'finished'`, 1, 'the survivor to finish the delivery');
+    expect(await survivor.stop()).toBe(0);
+
+    const written = await client.query<{ worker: string; delivery_key: string }>(`SELECT worker, delivery_key FROM ${records}`);
+    expect(written.rows).toEqual([{ worker: 'worker-doomed', delivery_key: expect.stringMatching(new RegExp(`^${queued.hookId}:bnd_`)) }]);
+    const deliveries = await client.query<{ receiver: string; status: string }>(
+      `SELECT receiver, status FROM "${names.store}".memory_hook_deliveries WHERE hook_id = $1 ORDER BY receiver`,
+      [queued.hookId],
+    );
+    expect(deliveries.rows).toEqual([
+      { receiver: 'binding:default', status: 'skipped' },
+      { receiver: 'worker-survivor', status: 'succeeded' },
+    ]);
+    const job = await client.query(`SELECT state, retry_count FROM "${names.queue}".job WHERE name = 'memplane-hook-delivery'`);
+    expect(job.rows).toEqual([{ state: 'completed', retry_count: 1 }]);
+  });
+
+  it('never hands a slow delivery to a second worker: the deadline ends it before the job expires', async () => {
+    const { service, names, runs, records, start, waitFor } = await setUp('slow', 6, { hookTimeoutMs: 2000, providerId: 'shared-table' });
+    const first = start('worker-a');
+    const second = start('worker-b');
+    await Promise.all([first.ready, second.ready]);
+    // Whichever worker takes it, its provider call never returns.
+    const queued = await service.hooks.enqueue('manual_capture', system, { agentId: 'planner', text: 'stall-provider Slow provider.' });
+    await waitFor(`SELECT count(*) AS count FROM ${runs} WHERE state = 'finished'`, 1, 'the subscriber to run after the timed-out capture');
+    expect([await first.stop(), await second.stop()]).toEqual([0, 0]);
+    const job = await client.query(`SELECT state, retry_count FROM "${names.queue}".job WHERE name = 'memplane-hook-delivery'`);
+    expect(job.rows).toEqual([{ state: 'completed', retry_count: 0 }]);
+    expect((await client.query(`SELECT job_key FROM ${runs}`)).rows).toEqual([{ job_key: queued.hookId }]);
+    expect(Number((await client.query(`SELECT count(*) AS count FROM ${records}`)).rows[0].count)).toBe(0);
+    const capture = await client.query<{ status: string; error_code: string }>(
+      `SELECT status, error_code FROM "${names.store}".memory_operations WHERE hook_id = $1 AND operation = 'capture'`,
+      [queued.hookId],
+    );
+    expect(capture.rows).toEqual([{ status: 'failed', error_code: 'MEMORY_TIMEOUT' }]);
+  });
+
+  it('refuses a queue whose jobs expire before a delivery can end', async () => {
+    const schema = uniqueSchemaName('expiry_store');
+    schemas.push(schema);
+    await expect(
+      createMemoryService({
+        store: createPostgresMemoryServiceStore({ connectionString: url, schema, maxConnections: 1 }),
+        queue: createPgBossJobQueue({ connectionString: url, schema: uniqueSchemaName('expiry_queue'), expireInSeconds: 10 }),
+      }),
+    ).rejects.toMatchObject({ code: 'MEMORY_CONFIGURATION', message: expect.stringContaining('expiry') });
   });
 });
-

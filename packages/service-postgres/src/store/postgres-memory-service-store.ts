@@ -11,6 +11,7 @@ import { createOperationHours } from './postgres-operation-hours';
 import { createPostgresPager } from './postgres-pages';
 import { createPostgresUsageMethods } from './postgres-usage-methods';
 import { createPostgresRecordRegistryMethods } from './postgres-record-registry-methods';
+import { createPostgresDeliveryKeyMethods } from './postgres-delivery-key-methods';
 
 /** Settings of {@link createPostgresMemoryServiceStore}. Give `connectionString` or `pool`. */
 export interface PostgresMemoryServiceStoreSettings {
@@ -68,5 +69,6 @@ export function createPostgresMemoryServiceStore(settings: PostgresMemoryService
     ...createPostgresAccountingMethods(connection, table, page, hours),
     ...createPostgresUsageMethods(connection, table, hours),
     ...createPostgresRecordRegistryMethods(connection, table),
+    ...createPostgresDeliveryKeyMethods(connection, table),
   };
 }

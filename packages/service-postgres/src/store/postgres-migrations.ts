@@ -278,6 +278,22 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX memory_record_registry_binding ON {schema}.memory_record_registry (company_id, binding_id);
     `,
   },
+  {
+    version: 5,
+    name: 'idempotency keys of queued hook deliveries',
+    sql: `
+      CREATE TABLE {schema}.memory_delivery_keys (
+        company_id text NOT NULL,
+        delivery_key text NOT NULL,
+        state text NOT NULL CHECK (state IN ('started', 'written')),
+        attempts integer NOT NULL,
+        operation_id text,
+        record_ids_json jsonb,
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (company_id, delivery_key)
+      );
+    `,
+  },
 ];
 
 /** Quotes an identifier for SQL. The store only accepts schema names that need no escaping, but quoting keeps case. */

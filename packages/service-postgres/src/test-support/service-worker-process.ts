@@ -5,22 +5,27 @@
  * starts and finishes in a table, notifying the test after every change. A note whose text
  * contains `hang:<worker>` makes that worker hang mid-delivery (the test kills it); with
  * MEMPLANE_TEST_MEET_WORKERS set, a worker's first delivery waits until that many workers
- * have each started one, so every worker provably takes part.
+ * have each started one, so every worker provably takes part. It knows the `shared-table`
+ * provider, whose records every worker shares (see shared-table-provider.ts).
  */
 import { createMemoryService } from '@memplane/service';
 import { createPgBossJobQueue } from '../queue/pg-boss-job-queue';
 import { createPostgresMemoryServiceStore } from '../store/postgres-memory-service-store';
+import { sharedTableProvider } from './shared-table-provider';
 import { createTestWorker } from './worker-process-support';
 
 const test = createTestWorker('service worker');
 const { url, worker, runs } = test;
 const meetWorkers = process.env.MEMPLANE_TEST_MEET_WORKERS === undefined ? undefined : Number(process.env.MEMPLANE_TEST_MEET_WORKERS);
 
+const provider = sharedTableProvider(url, test.read('MEMPLANE_TEST_PROVIDER_TABLE'), worker, () => test.record('SELECT 1', []));
 const service = await createMemoryService({
   store: createPostgresMemoryServiceStore({ connectionString: url, schema: test.read('MEMPLANE_TEST_STORE_SCHEMA'), maxConnections: 4 }),
   queue: createPgBossJobQueue(test.queueSettings()),
-  hooks: { timeoutMs: 60_000, maxAttempts: 1 },
+  // Every delivery ends within its timeout, which the queue's expiry must exceed (the service checks).
+  hooks: { timeoutMs: Number(test.read('MEMPLANE_TEST_HOOK_TIMEOUT_MS')), maxAttempts: 1 },
   operationLog: { batchSize: 1 },
+  providers: [provider],
 });
 
 service.hooks.subscribe('manual_capture', {
@@ -37,4 +42,7 @@ service.hooks.subscribe('manual_capture', {
   },
 });
 await service.startWorker({ concurrency: 2 });
-test.ready(() => service.close());
+test.ready(async () => {
+  await service.close();
+  await provider.close();
+});

@@ -22,6 +22,7 @@ import {
   type SubscriberTable,
 } from './hook-firing';
 import * as inputs from './hook-inputs';
+import { deliveryKeyMetadataField, deliveryKeyOf, earlierWrite } from './idempotent-capture';
 
 /** The report of a capture hook, with what the binding's provider returned when it ran. */
 export interface MemoryCaptureHookReport extends MemoryHookReport {
@@ -94,6 +95,9 @@ async function fireCapture(
     report.bindingKey = binding.key;
     // The hook's timeout is the operation's deadline; the delivery's own timer only backs it up.
     const records = createRecordOperations(internals, firing.context, { deadlineMs: internals.hookTimeoutMs });
+    // A queued delivery (it has its hook id already) may run twice: its write carries an idempotency key.
+    const deliveryKey = spec.hookId === undefined ? undefined : deliveryKeyOf(spec.hookId, binding);
+    const metadata = deliveryKey === undefined ? spec.metadata : { ...spec.metadata, [deliveryKeyMetadataField]: deliveryKey };
     const request = {
       bindingKey: binding.key,
       scope,
@@ -101,9 +105,27 @@ async function fireCapture(
       payload: spec.payload,
       hook,
       mode: spec.mode,
-      ...(spec.metadata === undefined ? {} : { metadata: spec.metadata }),
+      ...(metadata === undefined ? {} : { metadata }),
     };
-    const outcome = await deliverWithTimeout(() => records.capture(request), {
+    const written =
+      deliveryKey === undefined
+        ? undefined
+        : await earlierWrite(internals, records, binding, scope, deliveryKey).catch((error: unknown) => {
+            // The store or provider could not say: capture (at least once) rather than lose the capture.
+            internals.reportBackgroundError(error, 'claimDelivery');
+            return undefined;
+          });
+    const outcome = written !== undefined
+      ? { status: 'skipped' as const, attempts: 0, latencyMs: 0, error: 'written by an earlier run of this queued delivery', value: undefined }
+      : await deliverWithTimeout(async () => {
+          const captured = await records.capture(request);
+          // Recorded before the job is acknowledged: a second run of the job finds it and writes nothing.
+          if (deliveryKey !== undefined) {
+            const recordIds = (captured.records ?? []).map((handle) => handle.providerRecordId);
+            await internals.store.completeDelivery(binding.companyId, deliveryKey, { operationId: captured.operationId, recordIds }, internals.now());
+          }
+          return captured;
+        }, {
       timeoutMs: internals.hookTimeoutMs + deliveryBackstopMs,
       maxAttempts: internals.hookMaxAttempts,
       receiver: `binding:${binding.key}`,
@@ -113,6 +135,8 @@ async function fireCapture(
       const { operationId, bindingKey: _key, providerId: _provider, ...capture } = outcome.value;
       report.operationId = operationId;
       report.capture = capture;
+    } else if (written?.operationId !== undefined) {
+      report.operationId = written.operationId;
     }
     report.deliveries.push(
       deliveryEntry(internals, firing, `binding:${binding.key}`, outcome, {

@@ -4,6 +4,7 @@ import type { ServiceInternals } from '../service/service-internals';
 import { createCaptureHooks, type MemoryCaptureHookReport } from './capture-hooks';
 import { enqueueHook, type MemoryQueuedHook, type MemoryQueueableHookInputs, type MemoryQueueableHookKind } from './enqueue-hook';
 import { parseSubscriber, type MemoryHookSubscriber, type SubscriberTable } from './hook-firing';
+import { assertQueueOutlivesDeliveries } from '../queue/queue-expiry-check';
 import type {
   IssueCommentCaptureInput,
   IssueDocumentCaptureInput,
@@ -67,6 +68,12 @@ export function createMemoryHooks(internals: ServiceInternals): MemoryHooks {
         });
       }
       const valid = parseSubscriber(subscriber);
+      // A subscriber slower than the queue's expiry would have its queued deliveries run twice.
+      assertQueueOutlivesDeliveries(
+        internals.queue.jobExpiryMs,
+        { hookTimeoutMs: internals.hookTimeoutMs, maxAttempts: internals.hookMaxAttempts, subscriberTimeoutMs: valid.timeoutMs ?? internals.hookTimeoutMs },
+        `Give subscriber "${valid.name}" a smaller timeoutMs, or raise the queue's expiry.`,
+      );
       for (const kind of kinds) subscribers.set(kind, [...(subscribers.get(kind) ?? []), valid]);
       return () => {
         for (const kind of kinds) subscribers.set(kind, (subscribers.get(kind) ?? []).filter((entry) => entry !== valid));

@@ -41,6 +41,12 @@ export type MemoryJobHandler = (job: MemoryQueuedJob) => Promise<void>;
 export interface MemoryJobQueue {
   /** A short name of the implementation, such as `in-process` or `pg-boss`. */
   readonly kind: string;
+  /**
+   * How long a job may run before the queue gives it to another worker, in milliseconds, for
+   * queues that expire running jobs. The service refuses a queue whose expiry is not above the
+   * longest hook delivery.
+   */
+  readonly jobExpiryMs?: number;
   /** Prepares the queue. Idempotent. */
   start(): Promise<void>;
   /** Queues a job; returns its id, or undefined when a job with the same `singletonKey` already waits. */

@@ -28,6 +28,7 @@ import { createSecretRedactor } from '../security/secret-redactor';
 import { defaultRetentionFloorDays } from './memory-service-settings';
 import { deadlineOf, defaultProviderDeadlineMs } from '../runtime/provider-deadline';
 import { defaultAgentReadReach } from '../runtime/agent-identity';
+import { assertQueueOutlivesDeliveries } from '../queue/queue-expiry-check';
 
 /** The providers of a service: list them, register plugins. */
 export interface MemoryServiceProviders {
@@ -98,6 +99,14 @@ export interface MemoryService {
  */
 export async function createMemoryService(settings: MemoryServiceSettings = {}): Promise<MemoryService> {
   validateMemoryServiceSettings(settings);
+  const hookTimeoutMs = settings.hooks?.timeoutMs ?? 5000;
+  const hookMaxAttempts = settings.hooks?.maxAttempts ?? 2;
+  // Before anything is opened: a queue that expires running deliveries would run them twice.
+  assertQueueOutlivesDeliveries(
+    settings.queue?.jobExpiryMs,
+    { hookTimeoutMs, maxAttempts: hookMaxAttempts, subscriberTimeoutMs: hookTimeoutMs },
+    'Lower settings.hooks (timeoutMs, maxAttempts) or raise the queue\'s expiry (expireInSeconds).',
+  );
   // Every write of log-like data goes through the redactor: no resolved secret reaches a table.
   const redactor = createSecretRedactor();
   const store = createRedactingStore(settings.store ?? createSqliteMemoryServiceStore(), redactor);
@@ -164,8 +173,8 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     codec: createCursorCodec({ ...(settings.cursorSecret === undefined ? {} : { secret: settings.cursorSecret }), now: () => clock().getTime() }),
     now,
     createId: settings.createId ?? createSortableIdFactory(),
-    hookTimeoutMs: settings.hooks?.timeoutMs ?? 5000,
-    hookMaxAttempts: settings.hooks?.maxAttempts ?? 2,
+    hookTimeoutMs,
+    hookMaxAttempts,
     hydration: { maxSnippets: 8, maxCharacters: 4000, maxSnippetCharacters: 600, ...settings.hydration },
     recordCostEvent: settings.recordCostEvent,
     queue,

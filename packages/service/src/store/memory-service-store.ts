@@ -13,6 +13,7 @@ import type {
 } from './memory-service-records';
 import type { MemoryAccountingStore } from './memory-accounting-store';
 import type { MemoryRecordRegistryStore } from './memory-record-registry-store';
+import type { MemoryDeliveryKeyStore } from './memory-delivery-key-store';
 
 /**
  * Where the service keeps its control-plane and audit state: bindings, targets, the activity
@@ -31,7 +32,7 @@ import type { MemoryRecordRegistryStore } from './memory-record-registry-store';
  * - cost, finance, metrics, usage and retention follow {@link MemoryAccountingStore};
  * - the registry of written handles follows {@link MemoryRecordRegistryStore}.
  */
-export interface MemoryServiceStore extends MemoryAccountingStore, MemoryRecordRegistryStore {
+export interface MemoryServiceStore extends MemoryAccountingStore, MemoryRecordRegistryStore, MemoryDeliveryKeyStore {
   /** A short name of the implementation, such as `sqlite`. */
   readonly kind: string;
   /** Brings the schema to the latest version. Idempotent; the service calls it once at start. */

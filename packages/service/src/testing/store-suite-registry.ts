@@ -47,4 +47,16 @@ export function describeStoreRegistryRules(subject: StoreUnderTest): void {
       expect((await subject.store.placeRecords('acme', 'mem0', ids)).own).toHaveLength(150);
     });
   });
+
+  describe('delivery keys', () => {
+    it('tells a new key, one an earlier attempt started, and one written, per company', async () => {
+      const at = '2026-01-01T00:00:00.000Z';
+      expect(await subject.store.claimDelivery('acme', 'hook_1:bnd_1', at)).toEqual({ state: 'new' });
+      expect(await subject.store.claimDelivery('acme', 'hook_1:bnd_1', at)).toEqual({ state: 'started' });
+      expect(await subject.store.claimDelivery('globex', 'hook_1:bnd_1', at)).toEqual({ state: 'new' });
+      await subject.store.completeDelivery('acme', 'hook_1:bnd_1', { operationId: 'op_1', recordIds: ['r-1'] }, at);
+      expect(await subject.store.claimDelivery('acme', 'hook_1:bnd_1', at)).toEqual({ state: 'written', operationId: 'op_1', recordIds: ['r-1'] });
+      expect(await subject.store.claimDelivery('globex', 'hook_1:bnd_1', at)).toEqual({ state: 'started' });
+    });
+  });
 }

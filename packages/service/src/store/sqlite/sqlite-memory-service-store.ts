@@ -9,6 +9,7 @@ import { createSqliteAccountingMethods } from './sqlite-accounting-methods';
 import { createSqliteLogMethods, insertRowsSql } from './sqlite-log-methods';
 import { createSqliteUsageMethods } from './sqlite-usage-methods';
 import { createSqliteRecordRegistryMethods } from './sqlite-record-registry-methods';
+import { createSqliteDeliveryKeyMethods } from './sqlite-delivery-key-methods';
 import { applySqliteMigrations } from './sqlite-migrations';
 import { activityColumns, activityValues, bindingColumns, bindingValues, rowToBinding as toBinding, rowToTarget } from '../support/binding-rows';
 import { jsonAsTextCodec, type StoreRow } from '../support/store-row-codec';
@@ -232,6 +233,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     ...createSqliteAccountingMethods(connection),
     ...createSqliteUsageMethods(connection),
     ...createSqliteRecordRegistryMethods(connection),
+    ...createSqliteDeliveryKeyMethods(connection),
   };
   return store;
 }

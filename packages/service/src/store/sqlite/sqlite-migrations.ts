@@ -264,6 +264,24 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       CREATE INDEX memory_record_registry_binding ON memory_record_registry (company_id, binding_id);
     `,
   },
+  {
+    version: 4,
+    name: 'idempotency keys of queued hook deliveries',
+    sql: `
+      -- One row per queued delivery's write: started before the provider is called, written
+      -- before the job is acknowledged, so a second run of the job can tell what the first did.
+      CREATE TABLE memory_delivery_keys (
+        company_id TEXT NOT NULL,
+        delivery_key TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('started', 'written')),
+        attempts INTEGER NOT NULL,
+        operation_id TEXT,
+        record_ids_json TEXT,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (company_id, delivery_key)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**
