@@ -22,6 +22,8 @@ export interface BenchResult {
 export interface Benchmark {
   /** The name used on the command line: `npm run bench <name>`. */
   name: string;
+  /** The name its results are stored under, when options (`--records`) make it differ from `name`. */
+  readonly resultName?: string;
   /** What it measures, one sentence. */
   description: string;
   run(): Promise<BenchResult>;

@@ -2,6 +2,7 @@ import { agentCoreOverheadBenchmark } from './agentcore-overhead.bench';
 import type { Benchmark } from './bench-harness';
 import { conformanceSuiteBenchmark } from './conformance-suite.bench';
 import { coreValidationBenchmark } from './core-validation.bench';
+import { markdownDurabilityBenchmark } from './markdown-durability.bench';
 import { markdownLocomoBenchmark } from './markdown-locomo.bench';
 import { markdownPerformanceBenchmark } from './markdown-performance.bench';
 import { mem0OverheadBenchmark } from './mem0-overhead.bench';
@@ -15,6 +16,7 @@ export const benchmarks: Benchmark[] = [
   conformanceSuiteBenchmark,
   markdownPerformanceBenchmark,
   markdownLocomoBenchmark,
+  markdownDurabilityBenchmark,
   mem0OverheadBenchmark,
   supermemoryOverheadBenchmark,
   agentCoreOverheadBenchmark,

@@ -11,6 +11,8 @@ const benchmarksFile = join(benchDirectory, '..', 'BENCHMARKS.md');
 
 interface StoredResult extends BenchResult {
   name: string;
+  /** The command that reproduces it, when it took options (`--records`). */
+  reproduce?: string;
   description: string;
   ranAt: string;
   machine: { node: string; cpus: number; cpuModel: string };
@@ -25,7 +27,7 @@ function renderMarkdown(stored: StoredResult[]): string {
   ];
   for (const result of stored) {
     lines.push(`## ${result.name}`, '', result.description, '');
-    lines.push(`Reproduce: \`npm run bench ${result.name}\`. Last run ${result.ranAt} on Node ${result.machine.node}, ${result.machine.cpus} × ${result.machine.cpuModel}.`, '');
+    lines.push(`Reproduce: \`${result.reproduce ?? `npm run bench ${result.name}`}\`. Last run ${result.ranAt} on Node ${result.machine.node}, ${result.machine.cpus} × ${result.machine.cpuModel}.`, '');
     for (const table of result.tables) {
       lines.push(`### ${table.title}`, '');
       lines.push(`| ${table.columns.join(' | ')} |`, `|${table.columns.map(() => '---').join('|')}|`);
@@ -51,6 +53,20 @@ async function main(): Promise<void> {
     process.env.MEMPLANE_LOCOMO_PATH = path;
     argv.splice(locomoFlag, 2);
   }
+  // `--records <n>` sets the corpus size of the benchmarks that take one (markdown-performance);
+  // their results are then stored under a name with the size, beside the default run's.
+  const recordsFlag = argv.indexOf('--records');
+  let options = '';
+  if (recordsFlag !== -1) {
+    const count = argv[recordsFlag + 1];
+    if (count === undefined || !/^[1-9][0-9]*$/.test(count)) {
+      process.stderr.write('--records needs a positive whole number of records\n');
+      process.exit(2);
+    }
+    process.env.MEMPLANE_BENCH_RECORDS = count;
+    options = ` -- --records ${count}`;
+    argv.splice(recordsFlag, 2);
+  }
   const wanted = argv;
   const unknown = wanted.filter((name) => !benchmarks.some((benchmark) => benchmark.name === name));
   if (unknown.length > 0) {
@@ -62,24 +78,28 @@ async function main(): Promise<void> {
   for (const benchmark of selected) {
     process.stdout.write(`running ${benchmark.name}: ${benchmark.description}\n`);
     const result = await benchmark.run();
+    const name = benchmark.resultName ?? benchmark.name;
     const stored: StoredResult = {
-      name: benchmark.name,
+      name,
+      ...(name === benchmark.name ? {} : { reproduce: `npm run bench ${benchmark.name}${options}` }),
       description: benchmark.description,
       ranAt: new Date().toISOString(),
       machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown' },
       ...result,
     };
-    writeFileSync(join(resultsDirectory, `${benchmark.name}.json`), `${JSON.stringify(stored, null, 2)}\n`);
+    writeFileSync(join(resultsDirectory, `${name}.json`), `${JSON.stringify(stored, null, 2)}\n`);
     for (const table of result.tables) {
       process.stdout.write(`\n${table.title}\n${table.columns.join('\t')}\n${table.rows.map((row) => row.join('\t')).join('\n')}\n`);
     }
   }
   const order = benchmarks.map((benchmark) => benchmark.name);
+  // A result stored under a sized name (markdown-performance-10k) sits with its benchmark.
+  const rank = (name: string) => order.findIndex((known) => name === known || name.startsWith(`${known}-`));
   const stored = readdirSync(resultsDirectory)
     .filter((file) => file.endsWith('.json'))
     .map((file) => JSON.parse(readFileSync(join(resultsDirectory, file), 'utf8')) as StoredResult)
-    .filter((result) => order.includes(result.name))
-    .sort((left, right) => order.indexOf(left.name) - order.indexOf(right.name));
+    .filter((result) => rank(result.name) !== -1)
+    .sort((left, right) => rank(left.name) - rank(right.name) || left.name.localeCompare(right.name));
   writeFileSync(benchmarksFile, renderMarkdown(stored));
   process.stdout.write(`\nwrote ${benchmarksFile}\n`);
 }
