@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { MemoryConflictError } from '@memplane/core';
 import { describe, expect, it } from 'vitest';
 import type { MarkdownEmbedder } from './markdown-embedder';
 import { hashEmbedding } from './testing/hash-embedding';
@@ -72,6 +74,28 @@ describe('markdown forget means gone', () => {
 
     adapter.close();
     expect(filesHolding(root, versions)).toEqual([]);
+  });
+
+  it('finishes erasing on a second forget when a reader of another connection held the write-ahead log', async () => {
+    const root = temporary.root();
+    const writer = temporary.open({ root, lockTimeoutMs: 200 });
+    const other = temporary.open({ root, lockTimeoutMs: 200 });
+    const scope = { companyId: 'acme' };
+    const secret = 'The staging password rotates every Quarzday.';
+    const { records } = await writer.upsertRecords({ bindingKey, scope, records: [{ text: secret }, { text: 'Deploys happen on Tuesday.' }] });
+    expect((await other.query({ bindingKey, scope, query: 'staging password' })).snippets.map((snippet) => snippet.text)).toContain(secret);
+    // A reader that keeps its snapshot open, as a long read of another process would.
+    const reader = new Database(join(root, '.memplane', 'index.sqlite'), { readonly: true });
+    reader.prepare('BEGIN').run();
+    reader.prepare('SELECT count(*) FROM records').get();
+    await expect(writer.forget([records![0]!], scope)).rejects.toSatisfy((error) => MemoryConflictError.isInstance(error) && (error as MemoryConflictError).isRetryable);
+    expect(await other.get(records![0]!, scope)).toBeNull();
+    reader.prepare('COMMIT').run();
+    reader.close();
+    await writer.forget([records![0]!], scope);
+    expect(filesHolding(root, [secret])).toEqual([]);
+    expect(await other.get(records![1]!, scope)).toMatchObject({ text: 'Deploys happen on Tuesday.' });
+    expect(filesHolding(root, [secret])).toEqual([]);
   });
 
   it('erases an upserted record from a resource captured with the same text in the scope', async () => {
