@@ -135,5 +135,15 @@ export function describeStoreBindingRules(subject: StoreUnderTest): void {
       } while (after !== undefined);
       expect(seen).toEqual([...entries].reverse());
     });
+
+    it('appends entries without a binding change, in order, inside their company only', async () => {
+      const fixtures = createStoreFixtures();
+      const refused = fixtures.activity('acme', { action: 'binding.refused', after: { field: 'config.baseURL', rule: 'destination' } });
+      const pruned = fixtures.activity('acme', { action: 'log.pruned', subjectType: 'operation_log', subjectId: 'memory_operations', after: { deleted: 3 } });
+      await subject.store.appendActivity([refused, pruned]);
+      await subject.store.appendActivity([]);
+      expect((await subject.store.listActivity('acme', { limit: 10 })).items).toEqual([pruned, refused]);
+      expect((await subject.store.listActivity('globex', { limit: 10 })).items).toEqual([]);
+    });
   });
 }
