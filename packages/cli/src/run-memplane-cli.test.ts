@@ -117,6 +117,9 @@ describe('runMemplaneCli', () => {
     };
     expect(await runMemplaneCli(['echo', 'a', 'b'], captureOutput().output, [echo])).toBe(0);
     expect(seen).toEqual([['a', 'b']]);
+    // --help, --version and options after the command name are the command's own.
+    expect(await runMemplaneCli(['echo', '--version', '-h', '--root', 'x', 'echo'], captureOutput().output, [echo])).toBe(0);
+    expect(seen.at(-1)).toEqual(['--version', '-h', '--root', 'x', 'echo']);
   });
 
   it('runs the whole conformance suite over the reference adapter and passes', async () => {
@@ -161,6 +164,18 @@ describe('commands of optional packages', () => {
     expect(await runMemplaneCli(['absent', '--help'], help.output, [missing])).toBe(0);
     expect(help.stdout()).toBe('Usage: memplane absent\n\nA command whose package is not installed.\nThe full usage comes with @memplane/absent: npm install @memplane/absent\n');
   });
+
+  it('prints the usage of memplane demo for --help and refuses an unknown option, without running the demo', async () => {
+    const help = captureOutput();
+    expect(await runMemplaneCli(['demo', '--help'], help.output)).toBe(0);
+    expect(help.stdout()).toMatch(/^Usage: memplane demo \[options\]/);
+    expect(help.stdout()).toContain('--data-directory <folder>');
+    expect(help.stdout()).not.toContain('memory service demo:');
+    const unknown = captureOutput();
+    expect(await runMemplaneCli(['demo', '--nope'], unknown.output)).toBe(2);
+    expect(unknown.stderr()).toMatch(/^memplane demo: error: unknown option '--nope'/);
+    expect(unknown.stdout()).toBe('');
+  }, 60_000);
 
   it('runs memplane markdown stats over an empty root', async () => {
     const root = mkdtempSync(join(tmpdir(), 'memplane-cli-markdown-'));

@@ -31,6 +31,8 @@ export async function runMemplaneCli(
     // `memplane help <command>` is the command's own --help, added below; commander's would print a stub.
     .helpCommand(false)
     .addHelpText('after', exitCodesHelp)
+    // memplane's own options only before the command: `memplane conformance --version` is the command's.
+    .enablePositionalOptions()
     .showHelpAfterError('Run `memplane --help` for the commands.')
     .exitOverride()
     .configureOutput({
@@ -44,6 +46,7 @@ export async function runMemplaneCli(
       .description(command.summary)
       // The command parses its own arguments and prints its own full usage.
       .helpOption(false)
+      .passThroughOptions()
       .allowUnknownOption()
       .allowExcessArguments()
       .action(async () => {
