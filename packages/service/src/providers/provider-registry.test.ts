@@ -92,7 +92,7 @@ describe('provider registry', () => {
     await expect(admin.createBinding({ key: 'escape', providerId: 'markdown', config: { root: '../elsewhere' } })).rejects.toMatchObject({ field: 'config.root' });
     await expect(admin.createBinding({ key: 'inside', providerId: 'markdown', config: { root: 'shared/acme' } })).resolves.toMatchObject({ key: 'inside' });
     const { service: bare, cleanUp: closeBare } = await createTestService({ dataDirectory: undefined });
-    await expect(bare.control(as(actors.acmeAdmin)).createBinding({ key: 'md', providerId: 'markdown', config: { root: '/tmp/anywhere' } })).rejects.toMatchObject({
+    await expect(bare.control(as(actors.acmeAdmin)).createBinding({ key: 'md', providerId: 'markdown', config: { root: '/srv/memory/anywhere' } })).rejects.toMatchObject({
       field: 'config.root',
       rule: 'markdown.root',
       message: expect.stringContaining("needs the service's dataDirectory"),
