@@ -114,6 +114,8 @@ export type { MemoryServiceWorker, MemoryServiceWorkerOptions } from './service/
 export type { MemoryServiceStore } from './store/memory-service-store';
 export type { MemoryRecordPlacement, MemoryRecordRegistryStore, MemoryRegisteredRecord } from './store/memory-record-registry-store';
 export type { MemoryDeliveryClaim, MemoryDeliveryKeyStore } from './store/memory-delivery-key-store';
+export { defaultProviderDeadlineMs, type MemoryProviderDeadlines } from './runtime/provider-deadline';
+export { defaultAgentReadReach, type MemoryAgentIdentityPolicy, type MemoryAgentReadReach } from './runtime/agent-identity';
 export type {
   MemoryAccountingStore,
   MemoryBindingCaps,

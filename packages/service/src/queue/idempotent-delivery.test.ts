@@ -2,6 +2,7 @@ import type { MemoryAdapter, MemoryScope } from '@memplane/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MemoryService } from '../service/create-memory-service';
 import { actors, bindCompanyDefault, createTestService } from '../test-support/service-test-support';
+import type { QueueableCaptureHooks } from './background-work';
 
 interface Written {
   id: string;
@@ -52,6 +53,10 @@ function createRecordingProvider(options: { metadataFilter: boolean }) {
 const system = { actor: actors.heartbeat, companyId: 'acme' } as const;
 const note = { agentId: 'planner', text: 'Backups run at noon.' };
 
+/** Runs a queued manual capture the way a worker does: with the hook id it was queued with. */
+const queued = (service: MemoryService, hookId: string) =>
+  (service.hooks as unknown as QueueableCaptureHooks).manualCapture(system, note as never, { hookId });
+
 describe('a queued capture delivered twice', () => {
   let service: MemoryService;
   let cleanUp: (() => Promise<void>) | undefined;
@@ -69,8 +74,8 @@ describe('a queued capture delivered twice', () => {
 
   it('is written once when the first run finished: the second finds the key written and skips the provider', async () => {
     const provider = await start(true);
-    const first = await service.hooks.manualCapture(system, note, { hookId: 'hook_queued_1' });
-    const second = await service.hooks.manualCapture(system, note, { hookId: 'hook_queued_1' });
+    const first = await queued(service, 'hook_queued_1');
+    const second = await queued(service, 'hook_queued_1');
     expect(provider.written).toHaveLength(1);
     expect(provider.written[0]?.metadata).toMatchObject({ memplaneDeliveryKey: expect.stringMatching(/^hook_queued_1:bnd_/) });
     expect(first.deliveries[0]).toMatchObject({ status: 'succeeded' });
@@ -83,14 +88,14 @@ describe('a queued capture delivered twice', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     provider.hangNextWrites(true);
     // The first run's worker "dies": its provider call never returns, so nothing records the write.
-    const first = service.hooks.manualCapture(system, note, { hookId: 'hook_queued_2' });
+    const first = queued(service, 'hook_queued_2');
     await vi.advanceTimersByTimeAsync(1000);
     await first;
     provider.hangNextWrites(false);
-    const second = await service.hooks.manualCapture(system, note, { hookId: 'hook_queued_2' });
+    const second = await queued(service, 'hook_queued_2');
     expect(provider.written).toHaveLength(1);
     expect(second.deliveries[0]).toMatchObject({ status: 'skipped' });
-    const third = await service.hooks.manualCapture(system, note, { hookId: 'hook_queued_2' });
+    const third = await queued(service, 'hook_queued_2');
     expect(third.deliveries[0]).toMatchObject({ status: 'skipped' });
     expect(provider.written).toHaveLength(1);
   });
@@ -99,11 +104,11 @@ describe('a queued capture delivered twice', () => {
     const provider = await start(false);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     provider.hangNextWrites(true);
-    const first = service.hooks.manualCapture(system, note, { hookId: 'hook_queued_3' });
+    const first = queued(service, 'hook_queued_3');
     await vi.advanceTimersByTimeAsync(1000);
     await first;
     provider.hangNextWrites(false);
-    await service.hooks.manualCapture(system, note, { hookId: 'hook_queued_3' });
+    await queued(service, 'hook_queued_3');
     expect(provider.written).toHaveLength(2);
   });
 
