@@ -63,4 +63,17 @@ describe('mem0 upserts under direct-import deduplication', () => {
     expect(written.records).toEqual([]);
     expect(written.failures).toEqual([expect.objectContaining({ index: 0, code: 'MEMORY_INVALID_RESPONSE', isRetryable: true })]);
   });
+
+  it('places results by position when mem0 answers every message but not with the text sent, and never throws once it answered', async () => {
+    const adapter = createTestAdapter(fake);
+    testServer.use(
+      http.post(`${fake.host}/v3/memories/add/`, () =>
+        HttpResponse.json({ message: 'ok', results: [{ id: '00000000-0000-4000-8000-00000000aa01', data: { memory: 'normalised one' }, event: 'ADD' }, { id: '00000000-0000-4000-8000-00000000aa02', event: 'ADD' }] }),
+        { once: true },
+      ),
+    );
+    const written = await adapter.upsertRecords({ bindingKey: 'b', scope: { companyId: 'acme', agentId: 'positional' }, records: [{ text: '  one  ' }, { text: 'two' }] });
+    expect(written.failures).toBeUndefined();
+    expect(written.records?.map((handle) => handle.providerRecordId)).toEqual(['memory:00000000-0000-4000-8000-00000000aa01', 'memory:00000000-0000-4000-8000-00000000aa02']);
+  });
 });

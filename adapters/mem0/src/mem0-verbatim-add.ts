@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import {
-  MemoryInvalidResponseError,
   stableStringify,
   type MemoryRecordHandle,
   type MemoryScope,
@@ -60,12 +59,37 @@ async function findStored(context: Mem0AdapterContext, entityIds: Mem0EntityIds,
 }
 
 /**
+ * Matches an add's results to the texts sent: by text (a repeated text shares its memory),
+ * or by position when every message has a result and the texts do not all match (a result
+ * without its text, or text mem0 normalised). A text left without a result gets no handle
+ * here; the memories are already stored, so nothing is thrown.
+ */
+function placeResults(texts: string[], results: Array<{ id: string; data?: { memory: string } | null | undefined }>): Array<MemoryRecordHandle | undefined> {
+  const byText = new Map<string, string[]>();
+  for (const result of results) {
+    const text = result.data?.memory;
+    if (typeof text === 'string') byText.set(text, [...(byText.get(text) ?? []), result.id]);
+  }
+  const placed = new Map<string, string>();
+  const handles = texts.map((text) => {
+    const id = byText.get(text)?.shift() ?? placed.get(text);
+    if (id === undefined) return undefined;
+    placed.set(text, id);
+    return toMemoryHandle(id);
+  });
+  const unplaced = [...byText.values()].flat().length + results.filter((result) => typeof result.data?.memory !== 'string').length;
+  if (unplaced > 0 && results.length === texts.length) return results.map((result) => toMemoryHandle(result.id));
+  return handles;
+}
+
+/**
  * Stores texts verbatim: `add` with `infer: false`, one user message per text, all under
  * one metadata. mem0 answers with the memories it stored; an exact repeat of a memory
  * that already holds the same entity ids is not stored again and not returned (a retried
  * add after a lost response, or the same record twice). Results are matched to texts by
- * their text; a text without a result takes the memory it repeats, found with one getAll
- * on the write key. A text that is in neither gets no handle (the caller reports it).
+ * their text (see `placeResults`); a text without a result takes the memory it repeats,
+ * found with one getAll on the write key. A text that is in neither gets no handle (the
+ * caller reports it); nothing is thrown once mem0 has answered, since records may be stored.
  */
 export async function addVerbatim(
   context: Mem0AdapterContext,
@@ -81,27 +105,7 @@ export async function addVerbatim(
     ),
   );
   const allUsage = [usage];
-  const { results } = value;
-  // A result without its text can only be placed by position, when nothing was left out.
-  if (results.some((result) => typeof result.data?.memory !== 'string')) {
-    if (results.length !== texts.length) {
-      throw new MemoryInvalidResponseError({ message: `mem0 stored ${results.length} memories for ${texts.length} messages and did not say which.`, field: 'results' });
-    }
-    return { handles: results.map((result) => toMemoryHandle(result.id)), usage: allUsage };
-  }
-  const byText = new Map<string, string[]>();
-  for (const result of results) byText.set(result.data?.memory as string, [...(byText.get(result.data?.memory as string) ?? []), result.id]);
-  const placed = new Map<string, string>();
-  const handles: Array<MemoryRecordHandle | undefined> = texts.map((text) => {
-    const id = byText.get(text)?.shift() ?? placed.get(text);
-    if (id === undefined) return undefined;
-    placed.set(text, id);
-    return toMemoryHandle(id);
-  });
-  const unplaced = [...byText.values()].flat();
-  if (unplaced.length > 0) {
-    throw new MemoryInvalidResponseError({ message: `mem0 returned ${unplaced.length} memories whose text matches no message sent.`, field: 'results' });
-  }
+  const handles = placeResults(texts, value.results);
   const missing = new Set(texts.filter((_, index) => handles[index] === undefined));
   if (missing.size === 0) return { handles, usage: allUsage };
   const found = await findStored(context, entityIds, missing, allUsage);
