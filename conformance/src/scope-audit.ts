@@ -127,12 +127,14 @@ export class ScopeAudit {
         return result;
       },
     };
-    // A proxy keeps every other member (and `this`) exactly as the adapter has it.
+    // A proxy keeps every other member as the adapter has it; methods run with the adapter itself
+    // as `this`, so a class with private fields works through it.
     return new Proxy(adapter, {
-      get: (target, property, receiver) =>
-        typeof property === 'string' && property in watched
-          ? watched[property as keyof typeof watched]
-          : Reflect.get(target, property, receiver),
+      get: (target, property) => {
+        if (typeof property === 'string' && property in watched) return watched[property as keyof typeof watched];
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...parameters: unknown[]) => unknown).bind(target) : value;
+      },
     });
   }
 
