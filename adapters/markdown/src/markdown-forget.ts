@@ -115,5 +115,6 @@ export function eraseRecords(repository: MarkdownRepository, handles: ReadonlyAr
       );
     }
   }
+  if (texts.size > 0) repository.index.purgeDeletedTerms();
   return { texts };
 }
