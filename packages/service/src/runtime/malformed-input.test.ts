@@ -70,6 +70,28 @@ describe('malformed input to the runtime and the tools', () => {
     }
   });
 
+  it('gives the hooks and the explorer a typed error for null and other hostile input', async () => {
+    const system = { actor: actors.heartbeat, companyId: 'acme' } as const;
+    const hooks = service.hooks as unknown as Record<string, (context: unknown, input: unknown) => Promise<unknown>>;
+    for (const method of ['preRunHydrate', 'postRunCapture', 'issueCommentCapture', 'issueDocumentCapture', 'manualCapture']) {
+      for (const [context, input] of [[system, null], [null, { agentId: 'planner', query: 'q' }], [system, 42], [undefined, undefined]] as const) {
+        const error = await failureOf(() => hooks[method]!(context, input));
+        expect(MemoryError.isInstance(error), `${method} threw ${String(error)}`).toBe(true);
+      }
+    }
+    for (const [kind, context, input] of [[null, system, {}], ['manual_capture', null, {}], ['manual_capture', system, null]] as const) {
+      expect(MemoryError.isInstance(await failureOf(() => service.hooks.enqueue(kind as never, context as never, input as never)))).toBe(true);
+    }
+    const explorer = service.explorer(as(actors.acmeAdmin)) as unknown as Record<string, (request: unknown) => Promise<unknown>>;
+    for (const method of ['listOperations', 'getOperation', 'countOperations', 'listHookDeliveries', 'listExtractionJobs', 'metrics']) {
+      for (const request of [null, 42, 'x', { cursor: 7 }, { limit: -1 }]) {
+        const error = await failureOf(() => explorer[method]!(request));
+        if (error !== undefined) expect(MemoryError.isInstance(error), `${method}(${JSON.stringify(request)}) threw ${String(error)}`).toBe(true);
+      }
+      expect(await failureOf(() => explorer[method]!(null)), `${method}(null) was accepted`).toBeDefined();
+    }
+  });
+
   it('never lets an arbitrary request escape the error hierarchy', async () => {
     const runtime = service.runtime(as(actors.planner)) as unknown as Record<string, (request: unknown) => Promise<unknown>>;
     await fc.assert(
