@@ -51,7 +51,9 @@ export interface MarkdownAdapter extends MemoryAdapter {
 /**
  * Creates the local markdown adapter over `root`: markdown files are the source of truth, a
  * SQLite FTS5 index (plus sqlite-vec vectors with an embedder) is derived from them, opened or
- * rebuilt here. Throws `MemoryValidationError` for bad settings.
+ * rebuilt here. Throws `MemoryValidationError` for bad settings, and a memplane error (a retryable
+ * `MemoryTimeoutError` when another process holds the index's lock too long) when the root cannot
+ * be opened.
  */
 export function createMarkdownAdapter(settings: MarkdownAdapterSettings): MarkdownAdapter {
   const resolved = resolveMarkdownSettings(settings);
@@ -64,11 +66,13 @@ export function createMarkdownAdapter(settings: MarkdownAdapterSettings): Markdo
     ...(resolved.onProgress === undefined ? {} : { onProgress: resolved.onProgress }),
   });
   const extractor = resolved.extractor ?? createRuleBasedExtractor();
-  const vectors = resolved.embedder === undefined ? undefined : new MarkdownVectorSearch(repository, resolved.embedder, resolved.fusion);
+  const embedder = resolved.embedder;
+  const vectors = embedder === undefined ? undefined : openingStep(() => repository.close(), resolved, 'open the embedding cache', () => new MarkdownVectorSearch(repository, embedder, resolved.fusion));
+  const secret = resolved.cursorSecret ?? openingStep(() => { vectors?.close(); repository.close(); }, resolved, 'read the cursor secret', () => loadCursorSecret(resolved.root, (work) => repository.write(work)));
   const context: MarkdownContext = {
     settings: resolved,
     repository,
-    codec: createCursorCodec({ secret: resolved.cursorSecret ?? cursorSecretOf(repository, resolved), now: () => Date.parse(resolved.now()) }),
+    codec: createCursorCodec({ secret, now: () => Date.parse(resolved.now()) }),
     extractor,
     traces: new QueryTraces(),
     ...(vectors === undefined ? {} : { vectors }),
@@ -122,13 +126,13 @@ export function createMarkdownAdapter(settings: MarkdownAdapterSettings): Markdo
   };
 }
 
-/** Reads the cursor secret of the root, creating or repairing it under the write lock; failures are memplane errors. */
-function cursorSecretOf(repository: MarkdownRepository, settings: { root: string; lockTimeoutMs: number }): Buffer {
+/** Runs one step of opening after the repository is open: a failure closes what is open (`close`) and is thrown as a memplane error. */
+function openingStep<Result>(close: () => void, settings: { root: string; lockTimeoutMs: number }, operation: string, step: () => Result): Result {
   try {
-    return loadCursorSecret(settings.root, (work) => repository.write(work));
+    return step();
   } catch (error) {
-    repository.close();
-    throw toMemoryError(error, { operation: 'read the cursor secret', lockTimeoutMs: settings.lockTimeoutMs, root: settings.root });
+    close();
+    throw toMemoryError(error, { operation, lockTimeoutMs: settings.lockTimeoutMs, root: settings.root });
   }
 }
 
