@@ -93,6 +93,14 @@ describe('markdown adapter: file system safety', () => {
     expect(readdirSync(outside)).toEqual([]);
   });
 
+  it('refuses a state folder that is a link leading outside the root', () => {
+    const root = temporary.root();
+    const outside = outsideFolder();
+    symlinkSync(outside, join(root, '.memplane'), 'dir');
+    expect(() => temporary.open({ root })).toThrow(MemoryScopeViolationError);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
   it('refuses to write through a symlinked scope folder or file, and leaves the outside untouched', async () => {
     const root = temporary.root();
     const outside = outsideFolder();

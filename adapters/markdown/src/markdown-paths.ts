@@ -164,9 +164,16 @@ export function resolveInsideRoot(root: string, relativePath: string): string {
   return target;
 }
 
-/** The path of a file inside the state folder. */
+/**
+ * The path of a file inside the state folder. A state folder (or file in it) that is a link
+ * leading outside the root is refused like any other path, so the index, the jobs and the cursor
+ * secret are never written elsewhere.
+ */
 export function statePath(root: string, ...names: string[]): string {
-  return join(resolve(root), stateFolder, ...names);
+  const absoluteRoot = resolve(root);
+  const path = join(absoluteRoot, stateFolder, ...names);
+  assertNoLinkOut(absoluteRoot, path, [stateFolder, ...names].join('/'));
+  return path;
 }
 
 /** A path relative to the root with `/` separators, as the index stores it. */
