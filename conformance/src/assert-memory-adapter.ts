@@ -1,5 +1,5 @@
 import { MemoryConfigurationError, type MemoryAdapter } from '@memplane/core';
-import { preview } from './assertions';
+import { describeError, preview } from './assertions';
 
 const requiredOperations = ['capture', 'upsertRecords', 'query', 'list', 'get', 'forget'] as const;
 
@@ -38,4 +38,19 @@ export class NotAMemoryAdapterError extends MemoryConfigurationError {
 export function assertMemoryAdapter(value: unknown): asserts value is MemoryAdapter {
   const missing = missingAdapterMembers(value);
   if (missing.length > 0) throw new NotAMemoryAdapterError(value, missing);
+}
+
+/**
+ * The error a run stops with when `createAdapter()` throws before the first rule could run: the
+ * suite cannot create the adapter under test, so every rule would fail the same way.
+ */
+export class AdapterFactoryError extends MemoryConfigurationError {
+  constructor(cause: unknown) {
+    super({ message: `createAdapter() threw, so the suite has no adapter to test: ${describeError(cause)}`, cause });
+  }
+
+  /** Whether `error` is this error (by class; the runner throws it itself). */
+  static is(error: unknown): error is AdapterFactoryError {
+    return error instanceof AdapterFactoryError;
+  }
 }

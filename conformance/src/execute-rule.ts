@@ -1,7 +1,7 @@
 import { MemoryConfigurationError, MemoryTimeoutError } from '@memplane/core';
 import { defaultRuleTimeoutMs, type ConformanceOptions } from './conformance-options';
 import type { ConformanceRule, RuleNeed } from './conformance-rule';
-import { assertMemoryAdapter } from './assert-memory-adapter';
+import { AdapterFactoryError, assertMemoryAdapter } from './assert-memory-adapter';
 import { createRuleContext } from './rule-context';
 import { ScopeAudit } from './scope-audit';
 
@@ -43,10 +43,16 @@ async function withRuleTimeout(ruleId: string, timeoutMs: number, work: Promise<
  * 3. otherwise the rule runs, within `ruleTimeoutMs`, and fails when the adapter (or its peer)
  *    returned a record outside the requested scope, even where `defineMemoryAdapter` dropped it.
  *
- * Throws `NotAMemoryAdapterError` when `createAdapter()` returns something that is not an adapter.
+ * Throws `NotAMemoryAdapterError` when `createAdapter()` returns something that is not an adapter,
+ * and `AdapterFactoryError` when it throws.
  */
 export async function executeRule(rule: ConformanceRule, options: ConformanceOptions): Promise<RuleOutcome> {
-  const created: unknown = await options.createAdapter();
+  let created: unknown;
+  try {
+    created = await options.createAdapter();
+  } catch (error) {
+    throw new AdapterFactoryError(error);
+  }
   assertMemoryAdapter(created);
   const audit = new ScopeAudit();
   const adapter = audit.watch(created);

@@ -1,5 +1,6 @@
 export { describeMemoryAdapterConformance } from './describe-memory-adapter-conformance';
 export {
+  AdapterFactoryError,
   allOf,
   allRules,
   conformanceAssertions,

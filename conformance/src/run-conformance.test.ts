@@ -3,7 +3,7 @@ import { MemoryValidationError } from '@memplane/core';
 import type { MemoryAdapterFaults } from '@memplane/memory';
 import { describe, expect, it } from 'vitest';
 import { referenceOptions } from './__fixtures__/broken-adapters/reference-options';
-import { NotAMemoryAdapterError } from './assert-memory-adapter';
+import { AdapterFactoryError, NotAMemoryAdapterError } from './assert-memory-adapter';
 import type { ConformanceOptions } from './conformance-options';
 import type { ConformanceRule } from './conformance-rule';
 import { runConformance, runRules } from './run-conformance';
@@ -52,6 +52,40 @@ describe('runConformance over a factory that does not return an adapter', () => 
     expect(error).toBeInstanceOf(NotAMemoryAdapterError);
     expect((error as Error).message).toMatch(/^createAdapter\(\) returned \{"key":"half"\}, which is not a MemoryAdapter: it lacks specificationVersion "v1", a capabilities object, capture\(\), upsertRecords\(\), list\(\), get\(\), forget\(\)/);
     expect(calls).toBe(1);
+  });
+});
+
+describe('runConformance over a factory that throws', () => {
+  it('stops with one AdapterFactoryError when the first createAdapter() throws', async () => {
+    let calls = 0;
+    const error = await runConformance({
+      name: 'throwing',
+      createAdapter: () => {
+        calls += 1;
+        throw new TypeError('ACME_API_KEY is not set');
+      },
+    }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(AdapterFactoryError);
+    expect((error as Error).message).toBe('createAdapter() threw, so the suite has no adapter to test: TypeError: ACME_API_KEY is not set');
+    expect(calls).toBe(1);
+  });
+
+  it('fails only the rule whose createAdapter() throws after the first rule ran', async () => {
+    const options = reference({ only: ['scope.isolation.companyId.query', 'scope.isolation.companyId.list'] });
+    let calls = 0;
+    const report = await runConformance({
+      ...options,
+      createAdapter: () => {
+        calls += 1;
+        if (calls === 2) throw new TypeError('flaky factory');
+        return options.createAdapter();
+      },
+    });
+    expect(report.results.map((result) => result.status)).toEqual(['passed', 'failed']);
+    expect(report.results[1]?.error).toBe('Threw MemoryConfigurationError (MEMORY_CONFIGURATION): createAdapter() threw, so the suite has no adapter to test: TypeError: flaky factory');
   });
 });
 
@@ -154,8 +188,8 @@ describe('runRules', () => {
     expect(faults.active()).toEqual([]);
   });
 
-  it('fails every rule whose adapter factory throws, naming the error', async () => {
-    const report = await runRules([passing], reference({ createAdapter: () => Promise.reject(new MemoryValidationError({ target: 'settings', issues: [{ path: 'apiKey', message: 'missing' }] })) }));
-    expect(report.results[0]?.error).toBe('Threw MemoryValidationError (MEMORY_VALIDATION): Invalid settings: apiKey: missing');
+  it('stops the run with the factory\'s error, named, when the adapter factory throws at once', async () => {
+    const run = runRules([passing], reference({ createAdapter: () => Promise.reject(new MemoryValidationError({ target: 'settings', issues: [{ path: 'apiKey', message: 'missing' }] })) }));
+    await expect(run).rejects.toThrow('createAdapter() threw, so the suite has no adapter to test: MemoryValidationError (MEMORY_VALIDATION): Invalid settings: apiKey: missing');
   });
 });

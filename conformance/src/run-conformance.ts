@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { MemoryAdapterCapabilities } from '@memplane/core';
-import { NotAMemoryAdapterError } from './assert-memory-adapter';
+import { AdapterFactoryError, NotAMemoryAdapterError } from './assert-memory-adapter';
 import { describeError } from './assertions';
 import { selectRules, validateConformanceOptions, type ConformanceOptions } from './conformance-options';
 import type { ConformanceRule, RuleFamily } from './conformance-rule';
@@ -66,7 +66,8 @@ export interface ConformanceRunHooks {
  * Runs the given rules sequentially under the options. Used by `runConformance` and the runner's
  * own tests. Rejects with `MemoryValidationError` for invalid options, and with
  * `NotAMemoryAdapterError` (a `MemoryConfigurationError`) when `createAdapter()` returns
- * something that is not a `MemoryAdapter`.
+ * something that is not a `MemoryAdapter`, or `AdapterFactoryError` when it throws at the first
+ * rule (a later throw fails that rule only).
  */
 export async function runRules(
   rules: ReadonlyArray<ConformanceRule>,
@@ -102,8 +103,8 @@ export async function runRules(
           : { ...base, status: 'passed', durationMs },
       );
     } catch (error) {
-      // Not an adapter at all: one clear error for the run, not the same failure for every rule.
-      if (NotAMemoryAdapterError.is(error)) throw error;
+      // No adapter at all: one clear error for the run, not the same failure for every rule.
+      if (NotAMemoryAdapterError.is(error) || (AdapterFactoryError.is(error) && results.length === 0)) throw error;
       results.push({ ...base, status: 'failed', error: describeFailure(error), durationMs: performance.now() - started });
     }
   }

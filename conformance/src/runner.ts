@@ -12,7 +12,7 @@ export {
 } from './run-conformance';
 export { formatReport } from './format-report';
 export { formatJunitReport } from './format-junit-report';
-export { NotAMemoryAdapterError } from './assert-memory-adapter';
+export { AdapterFactoryError, NotAMemoryAdapterError } from './assert-memory-adapter';
 export { loadConformanceModule, type LoadedConformanceModule } from './load-conformance-module';
 export {
   conformanceCliExitCodes,

@@ -17,6 +17,7 @@ const referenceEntry = here('../../../adapters/memory/conformance-entry.ts');
 const brokenModule = here('../__fixtures__/broken-adapters/cli-broken-module.ts');
 const loaderFixture = here('../__fixtures__/modules/default-export.ts');
 const noFactoryFixture = here('../__fixtures__/modules/no-factory.ts');
+const throwingFactoryFixture = here('../__fixtures__/modules/throwing-factory.ts');
 // The CLI and the modules it loads take @memplane/core from its sources, as the other tests do,
 // so the spawned runs never test against a stale build: tsx reads the paths of this tsconfig,
 // and jiti (which loads the module) reads JITI_ALIAS.
@@ -116,6 +117,10 @@ describe('runConformanceCli (in process)', () => {
     expect(captured.stderr().trimEnd().split('\n')).toHaveLength(1);
     expect(captured.stderr()).toMatch(/^memplane-conformance: MemoryConfigurationError \(MEMORY_CONFIGURATION\): createAdapter\(\) returned \{"origin":"default export"\}, which is not a MemoryAdapter: it lacks specificationVersion "v1"/);
     expect(captured.stdout()).toBe('');
+    const throwing = captureIo();
+    expect(await runConformanceCli([throwingFactoryFixture], throwing.io)).toBe(2);
+    expect(throwing.stderr()).toBe('memplane-conformance: MemoryConfigurationError (MEMORY_CONFIGURATION): createAdapter() threw, so the suite has no adapter to test: TypeError: ACME_API_KEY is not set\n');
+    expect(throwing.stdout()).toBe('');
   });
 
   it('checks the --json and --junit paths before any rule runs, without creating anything', async () => {
