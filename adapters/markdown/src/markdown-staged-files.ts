@@ -30,6 +30,8 @@ interface BatchJournal {
  */
 export class StagedFiles {
   private readonly changes = new Map<string, StagedChange>();
+  /** Set once the journal is on disk: from then on the temporary files belong to the journal's replay. */
+  private decided = false;
 
   constructor(private readonly root: string) {}
 
@@ -69,16 +71,22 @@ export class StagedFiles {
     const journalPath = statePath(this.root, batchJournalName);
     const journaled = renames.length + removals.length > 1;
     // The journal is the point of no return: once it is on disk, the batch is applied in full.
-    if (journaled) writeFileAtomically(journalPath, JSON.stringify({ version: 1, renames, removals } satisfies BatchJournal));
+    if (journaled) {
+      writeFileAtomically(journalPath, JSON.stringify({ version: 1, renames, removals } satisfies BatchJournal));
+      this.decided = true;
+    }
     applyJournal(this.root, { version: 1, renames, removals });
     this.changes.clear();
     if (journaled) removeFileDurably(journalPath);
     return renames.map((rename) => rename.target);
   }
 
-  /** Drops every staged change and its temporary file. */
+  /**
+   * Drops every staged change and its temporary file, unless the batch was decided: then a failure
+   * while renaming leaves the journal and the files for the next write or open to finish.
+   */
   discard(): void {
-    for (const path of this.changes.keys()) this.dropTemporary(path);
+    if (!this.decided) for (const path of this.changes.keys()) this.dropTemporary(path);
     this.changes.clear();
   }
 
