@@ -120,7 +120,30 @@ describe('markdown round trip of every value the contract accepts', () => {
           if (written.summary !== undefined) expect(found!.summary).toBe(written.summary);
         }
       }),
-      { numRuns: 60 },
+      { numRuns: 40 },
+    );
+  });
+
+  it('round-trips corrections and captured records through a rebuild (property)', async () => {
+    const adapter = temporary.open({ root: temporary.root() });
+    const unicode = fc.string({ unit: fc.oneof(fc.constantFrom(...breakers, '~', '`', '#', '- ', '"'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 30 });
+    const text = unicode.filter((value) => value.trim() !== '');
+    const metadata = fc.dictionary(unicode.filter((key) => key !== '__proto__'), fc.oneof(unicode, fc.integer(), fc.constant(null)), { maxKeys: 3 });
+    const scope = { companyId: 'acme\u2028co', agentId: 'a\u0085b' };
+    await fc.assert(
+      fc.asyncProperty(text, text, fc.option(unicode, { nil: undefined }), fc.option(metadata, { nil: undefined }), unicode, async (first, corrected, summary, patchMetadata, reason) => {
+        const written = await adapter.upsertRecords({ bindingKey, scope, records: [{ text: first }] });
+        const patch = { text: corrected, reason, ...(summary === undefined ? {} : { summary }), ...(patchMetadata === undefined ? {} : { metadata: patchMetadata }) };
+        const result = await adapter.correct(written.records![0]!, patch, scope);
+        const captured = await adapter.capture({ bindingKey, scope, mode: 'capture_record', source: { kind: 'manual_note', companyId: scope.companyId, externalRef: `r${reason}` }, payload: { text: `${first}${corrected}` }, ...(patchMetadata === undefined ? {} : { metadata: patchMetadata }) });
+        const handles = [result.record, result.supersedes, captured.records![0]!];
+        const before = await Promise.all(handles.map(async (handle) => comparable(await adapter.get(handle, scope))));
+        expect(before[0]).toMatchObject({ text: corrected, ...(summary === undefined ? {} : { summary }) });
+        adapter.rebuildIndex();
+        expect(await Promise.all(handles.map(async (handle) => comparable(await adapter.get(handle, scope))))).toEqual(before);
+        await adapter.forget([result.record, captured.records![0]!], scope);
+      }),
+      { numRuns: 40 },
     );
   });
 });
