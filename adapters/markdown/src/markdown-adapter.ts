@@ -117,7 +117,12 @@ export function createMarkdownAdapter(settings: MarkdownAdapterSettings): Markdo
     ...adapter,
     ...maintenance,
     root: resolved.root,
-    watch: (options) => watchMarkdownRoot(resolved.root, () => repository.write(() => repository.reconcile()), options),
+    watch: (options = {}) => {
+      const onError = options.onError;
+      // The watcher's own errors (fs.watch) reach onError as memplane errors too.
+      const mapped = onError === undefined ? options : { ...options, onError: (error: unknown) => onError(toMemoryError(error, { ...failure, operation: 'watch the markdown root' })) };
+      return watchMarkdownRoot(resolved.root, () => repository.write(() => repository.reconcile()), mapped);
+    },
     whenIdle: async () => jobs?.whenIdle(),
     close() {
       vectors?.close();
