@@ -96,6 +96,9 @@ describe('memplane markdown', () => {
       expect(result.stdout).toBe('');
       expect(existsSync(typo)).toBe(false);
     }
+    const missingFile = await run('import', '--root', typo, '--company', 'acme', join(parent, 'absent.jsonl'));
+    expect(missingFile).toMatchObject({ code: 2, stderr: expect.stringMatching(/^memplane markdown: import: the file \S+absent\.jsonl does not exist\./) });
+    expect(existsSync(typo)).toBe(false);
     writeFileSync(typo, 'not a folder');
     expect(await run('stats', '--root', typo)).toMatchObject({ code: 2, stderr: expect.stringContaining('is not a folder') });
   });

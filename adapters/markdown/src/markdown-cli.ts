@@ -63,6 +63,9 @@ async function runParsed(argv: string[], output: MarkdownCommandOutput): Promise
   if (values.root === undefined) throw new MarkdownUsageError('--root is required.');
   // Checked before the root is opened, so a mistake never creates or touches it.
   if (subcommand !== 'reindex' && subcommand !== 'stats') scopeOf(values);
+  if (subcommand === 'import' && (rest[0] === undefined || !existsSync(rest[0]))) {
+    throw new MarkdownUsageError(rest[0] === undefined ? 'import needs a JSON lines file.' : `import: the file ${rest[0]} does not exist.`);
+  }
   checkRoot(subcommand, values.root);
   const terminal = output.stderrIsTTY === true;
   const progress = (label: string) => (terminal ? createProgressBar((chunk) => output.stderr(chunk), label) : { update() {}, finish() {} });
