@@ -153,6 +153,7 @@ describe('query', () => {
     expect(recordedBodies(environment.server.calls, 'POST', /\/retrieve$/)).toMatchInlineSnapshot(`
       [
         {
+          "maxResults": 2,
           "namespace": "/c/acme/a/planner/",
           "searchCriteria": {
             "searchQuery": "deploys tuesdays",

@@ -16,7 +16,10 @@ import { decodeNextToken, encodeNextToken } from './agentcore-cursor';
 import { matchesMetadataFilter, readRecord, type RequestedScope } from './agentcore-record-mapping';
 import { encodeScope, toNamespace, toScopeFilters } from './agentcore-scope-mapping';
 
-/** The most ListMemoryRecords calls one `list` page makes while a metadata filter drops everything. */
+/**
+ * The most AgentCore calls one `list` page or one `query` makes: list pages while a metadata
+ * filter drops everything, retrieve pages until `topK` records are in.
+ */
 export const maximumProviderCallsPerPage = 10;
 
 function requestedScopeOf(request: { scope: MemoryQueryRequest['scope'] }): RequestedScope {
@@ -30,7 +33,10 @@ function withFilters<Input extends object>(input: Input, requested: RequestedSco
 
 /**
  * `query`: `RetrieveMemoryRecords` under the scope's namespace, with the scope's metadata
- * fields as `EQUALS_TO` filters. Every record is checked against the scope again. A caller
+ * fields as `EQUALS_TO` filters (at most 5, on declared indexed keys). AgentCore returns at
+ * most `maxResults` of the `topK` records per call (20 when `maxResults` is left out), so the
+ * adapter sends `maxResults` equal to `topK` and follows `nextToken` until it has `topK`
+ * records or AgentCore has no more. Every record is checked against the scope again. A caller
  * `metadataFilter` is applied after retrieval (AgentCore cannot filter inside the packed
  * provenance), so the adapter then asks AgentCore for its maximum of 100 and keeps `topK`.
  */
@@ -42,24 +48,40 @@ export async function queryAgentCoreRecords(context: AgentCoreAdapterContext, re
   const requested = requestedScopeOf(request);
   const topK = request.topK ?? 10;
   const providerTopK = request.metadataFilter === undefined ? topK : agentCoreMaximumPageSize;
-  const { value, usage } = await context.call({ operation: 'RetrieveMemoryRecords' }, agentCoreRecordPageSchema, (abortSignal) =>
-    context.client.send(
-      new RetrieveMemoryRecordsCommand({
-        memoryId: context.memoryId,
-        namespace: toNamespace(requested.encoded),
-        searchCriteria: withFilters({ searchQuery: request.query, topK: providerTopK }, requested),
-      }),
-      { abortSignal },
-    ),
-  );
+  const namespace = toNamespace(requested.encoded);
+  const searchCriteria = withFilters({ searchQuery: request.query, topK: providerTopK }, requested);
   const snippets: MemorySnippet[] = [];
-  for (const record of value.memoryRecordSummaries) {
-    const snippet = readRecord(record, requested, warnings);
-    if (snippet === undefined || !matchesMetadataFilter(snippet, request.metadataFilter)) continue;
-    snippets.push(snippet);
-    if (snippets.length === topK) break;
+  const usage: MemoryUsage[] = [];
+  const seen = new Set<string>();
+  let nextToken: string | undefined;
+  for (let call = 0; call < maximumProviderCallsPerPage; call += 1) {
+    const token = nextToken;
+    const { value, usage: callUsage } = await context.call({ operation: 'RetrieveMemoryRecords' }, agentCoreRecordPageSchema, (abortSignal) =>
+      context.client.send(
+        new RetrieveMemoryRecordsCommand({
+          memoryId: context.memoryId,
+          namespace,
+          searchCriteria,
+          maxResults: providerTopK,
+          ...(token === undefined ? {} : { nextToken: token }),
+        }),
+        { abortSignal },
+      ),
+    );
+    usage.push(callUsage);
+    for (const record of value.memoryRecordSummaries) {
+      // A record a later page repeats (the ranking moved between calls) is returned once.
+      if (seen.has(record.memoryRecordId)) continue;
+      seen.add(record.memoryRecordId);
+      const snippet = readRecord(record, requested, warnings);
+      if (snippet === undefined || !matchesMetadataFilter(snippet, request.metadataFilter)) continue;
+      snippets.push(snippet);
+      if (snippets.length === topK) break;
+    }
+    nextToken = value.nextToken;
+    if (snippets.length === topK || nextToken === undefined || seen.size >= providerTopK) break;
   }
-  return { snippets, usage: [usage], warnings };
+  return { snippets, usage, warnings };
 }
 
 /**

@@ -64,6 +64,7 @@ describe('scope metadata', () => {
       'memplane.subjectId': { stringValue: 's1' },
       'memplane.sessionKey': { stringValue: 'k1' },
       'memplane.namespace': { stringValue: 'n1' },
+      'memplane.sessionKey.runId': { stringValue: 'k1.r1' },
     });
     expect(toScopeFilters(encodeScope({ companyId: 'acme', projectId: 'p 1' }))).toEqual([
       { left: { metadataKey: 'memplane.projectId' }, operator: 'EQUALS_TO', right: { metadataValue: { stringValue: 'p_201' } } },

@@ -15,6 +15,28 @@ export const agentCoreScopeMetadataKeys = {
   namespace: 'memplane.namespace',
 } as const;
 
+/**
+ * The key holding `{sessionKey}.{runId}` on a record or event that has both. AgentCore takes
+ * at most 5 metadata filters per list or retrieve call, and a scope can name all six metadata
+ * fields; such a scope filters on this combined key instead of the two single keys, so every
+ * scope the contract allows is filtered exactly at AgentCore within 5 filters. Encoded ids
+ * never contain `.`, so the pair cannot be read two ways.
+ */
+export const agentCoreSessionRunMetadataKey = 'memplane.sessionKey.runId';
+
+/**
+ * The most metadata filters one `ListMemoryRecords` or `RetrieveMemoryRecords` call takes
+ * (API_SearchCriteria and API_ListMemoryRecords: `metadataFilters`, 1 to 5 items).
+ */
+export const agentCoreMaximumMetadataFilters = 5;
+
+/**
+ * Every metadata key the adapter filters on. Each must be declared on the memory as a
+ * `STRING` indexed key (AgentCore refuses a filter on an undeclared key; a memory holds at
+ * most 10 and never drops one): `setupAgentCoreMemory` or `memplane agentcore setup` does it.
+ */
+export const agentCoreIndexedKeys: readonly string[] = [...Object.values(agentCoreScopeMetadataKeys), agentCoreSessionRunMetadataKey];
+
 /** A scope field stored as metadata. */
 export type MetadataScopeField = keyof typeof agentCoreScopeMetadataKeys;
 
@@ -83,21 +105,39 @@ export function toScopeMetadata(encoded: EncodedScope): Record<string, { stringV
     const value = encoded.fields[field];
     if (value !== undefined) metadata[agentCoreScopeMetadataKeys[field]] = { stringValue: value };
   }
+  const { sessionKey, runId } = encoded.fields;
+  if (sessionKey !== undefined && runId !== undefined) metadata[agentCoreSessionRunMetadataKey] = { stringValue: `${sessionKey}.${runId}` };
   return metadata;
 }
 
-/** The provider-side filters that keep only records whose metadata scope fields equal the scope's. */
-export function toScopeFilters(encoded: EncodedScope): Array<{
+/** One `EQUALS_TO` metadata filter of list and retrieve. */
+export interface AgentCoreScopeFilter {
   left: { metadataKey: string };
   operator: 'EQUALS_TO';
   right: { metadataValue: { stringValue: string } };
-}> {
-  return metadataScopeFields.flatMap((field) => {
-    const value = encoded.fields[field];
-    return value === undefined
-      ? []
-      : [{ left: { metadataKey: agentCoreScopeMetadataKeys[field] }, operator: 'EQUALS_TO' as const, right: { metadataValue: { stringValue: value } } }];
-  });
+}
+
+function equalsTo(metadataKey: string, value: string): AgentCoreScopeFilter {
+  return { left: { metadataKey }, operator: 'EQUALS_TO', right: { metadataValue: { stringValue: value } } };
+}
+
+/**
+ * The provider-side filters that keep only records whose metadata scope fields equal the
+ * scope's: one `EQUALS_TO` per named field, at most 5 (AgentCore's limit). A scope naming all
+ * six fields filters on the combined session-and-run key instead of the two single keys.
+ * Every filter key is one of {@link agentCoreIndexedKeys}.
+ */
+export function toScopeFilters(encoded: EncodedScope): AgentCoreScopeFilter[] {
+  const { fields } = encoded;
+  const named = metadataScopeFields.filter((field) => fields[field] !== undefined);
+  const combine = named.length > agentCoreMaximumMetadataFilters && fields.sessionKey !== undefined && fields.runId !== undefined;
+  const filters: AgentCoreScopeFilter[] = [];
+  for (const field of named) {
+    if (combine && (field === 'sessionKey' || field === 'runId')) continue;
+    filters.push(equalsTo(agentCoreScopeMetadataKeys[field], fields[field] as string));
+  }
+  if (combine) filters.push(equalsTo(agentCoreSessionRunMetadataKey, `${fields.sessionKey}.${fields.runId}`));
+  return filters;
 }
 
 /** Compatibility warnings for scope fields stored as digests because they are too long to encode. */

@@ -3,6 +3,7 @@ import { http, type HttpHandler } from 'msw';
 import { agentCoreEndpoint, errorResponse, jsonResponse, readBody, refuseUnauthenticated, validationError } from './agentcore-fake-responses';
 import type { AgentCoreFakeStore, FakeMetadataFilter, FakeRecord } from './agentcore-fake-store';
 import { eventAndJobHandlers } from './agentcore-fake-event-handlers';
+import { checkMetadataFilters } from './agentcore-fake-filters';
 import { checkMetadata, checkNamespaces, requestIdentifierPattern } from './agentcore-fake-validation';
 
 /**
@@ -27,12 +28,9 @@ function readToken(token: unknown): number | undefined {
   }
 }
 
-function checkFilters(filters: unknown): string | undefined {
-  if (filters === undefined) return undefined;
-  if (!Array.isArray(filters)) return 'metadataFilters must be a list';
-  const supported = new Set(['EQUALS_TO', 'EXISTS', 'NOT_EXISTS']);
-  const unsupported = (filters as FakeMetadataFilter[]).find((filter) => !supported.has(String(filter.operator)));
-  return unsupported === undefined ? undefined : `operator ${String(unsupported.operator)} is not emulated by the fake`;
+/** A page token of the fake: the position after which the next page starts. */
+function writeToken(after: number): string {
+  return Buffer.from(JSON.stringify({ after })).toString('base64url');
 }
 
 /** The record handlers: batch create, update and delete, list, retrieve, get and delete. */
@@ -122,14 +120,15 @@ function recordHandlers(store: AgentCoreFakeStore, base: string, rejectRecord: R
       const refused = refuseUnauthenticated(store, request, params.memoryId);
       if (refused !== undefined) return refused;
       const body = (await readBody(request)) ?? {};
+      // API_ListMemoryRecords.html: maxResults 1 to 100, "The default value is 20".
       const maxResults = body.maxResults ?? 20;
       if (typeof body.namespace !== 'string') return validationError('Either namespace or namespacePath is required.');
       if (typeof maxResults !== 'number' || maxResults < 1 || maxResults > 100) return validationError('maxResults must be between 1 and 100.');
       const after = readToken(body.nextToken);
-      const filterProblem = checkFilters(body.metadataFilters);
+      const filterProblem = checkMetadataFilters(store, body.metadataFilters);
       if (after === undefined || filterProblem !== undefined) return validationError(filterProblem ?? 'Invalid nextToken.');
       const { page, last } = store.page(body.namespace, (body.metadataFilters ?? []) as FakeMetadataFilter[], maxResults, after);
-      const nextToken = last === undefined ? undefined : Buffer.from(JSON.stringify({ after: last })).toString('base64url');
+      const nextToken = last === undefined ? undefined : writeToken(last);
       return jsonResponse({ memoryRecordSummaries: page.map((record) => summary(record)), ...(nextToken === undefined ? {} : { nextToken }) });
     }),
     http.post(`${base}/memories/:memoryId/retrieve`, async ({ request, params }) => {
@@ -137,14 +136,29 @@ function recordHandlers(store: AgentCoreFakeStore, base: string, rejectRecord: R
       if (refused !== undefined) return refused;
       const body = (await readBody(request)) ?? {};
       const criteria = (body.searchCriteria ?? {}) as { searchQuery?: unknown; topK?: unknown; metadataFilters?: unknown };
+      // API_SearchCriteria.html: topK 1 to 100. The service's default when it is left out is
+      // not documented; the fake uses 10, the default the developer guide's examples show.
       const topK = criteria.topK ?? 10;
+      // API_RetrieveMemoryRecords.html: maxResults 1 to 100, "The default value is 20": a call
+      // returns at most maxResults of the topK records, and nextToken leads to the rest.
+      const maxResults = body.maxResults ?? 20;
       if (typeof body.namespace !== 'string') return validationError('Either namespace or namespacePath is required.');
-      if (typeof criteria.searchQuery !== 'string' || criteria.searchQuery.length > 10_000) return validationError('searchQuery is required (at most 10000 characters).');
+      if (typeof criteria.searchQuery !== 'string' || criteria.searchQuery.length < 1 || criteria.searchQuery.length > 10_000) {
+        return validationError('searchQuery must hold 1 to 10000 characters.');
+      }
       if (typeof topK !== 'number' || topK < 1 || topK > 100) return validationError('topK must be between 1 and 100.');
-      const filterProblem = checkFilters(criteria.metadataFilters);
-      if (filterProblem !== undefined) return validationError(filterProblem);
+      if (typeof maxResults !== 'number' || maxResults < 1 || maxResults > 100) return validationError('maxResults must be between 1 and 100.');
+      const after = readToken(body.nextToken);
+      const filterProblem = checkMetadataFilters(store, criteria.metadataFilters);
+      if (after === undefined || filterProblem !== undefined) return validationError(filterProblem ?? 'Invalid nextToken.');
       const results = store.search(body.namespace, (criteria.metadataFilters ?? []) as FakeMetadataFilter[], criteria.searchQuery, topK);
-      return jsonResponse({ memoryRecordSummaries: results.map(({ record, score }) => summary(record, score)) });
+      const pageSize = Math.min(maxResults, store.retrievePageLimit ?? maxResults);
+      const page = results.slice(after, after + pageSize);
+      const nextToken = after + pageSize < results.length ? writeToken(after + pageSize) : undefined;
+      return jsonResponse({
+        memoryRecordSummaries: page.map(({ record, score }) => summary(record, score)),
+        ...(nextToken === undefined ? {} : { nextToken }),
+      });
     }),
     http.get(`${base}/memories/:memoryId/memoryRecord/:memoryRecordId`, ({ request, params }) => {
       const refused = refuseUnauthenticated(store, request, params.memoryId);

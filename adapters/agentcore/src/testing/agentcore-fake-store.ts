@@ -64,6 +64,13 @@ export interface FakeStoreSettings {
   isExtractionFailureInForce?: () => boolean;
   /** The namespace template of the simulated strategy. Default `/{actorId}/`. */
   strategyNamespaceTemplate?: string;
+  /**
+   * The indexed keys the memory was created with (CreateMemory `indexedKeys`). Default none,
+   * as a memory created without them: every metadata filter is then refused.
+   */
+  indexedKeys?: ReadonlyArray<{ key: string; type: string }>;
+  /** The control-plane status of the memory. Default `ACTIVE`. */
+  memoryStatus?: 'ACTIVE' | 'CREATING' | 'UPDATING' | 'FAILED' | 'DELETING';
 }
 
 const strategyId = 'memplane_fake_semantic-AbCdEf0123';
@@ -93,6 +100,8 @@ export function createAgentCoreFakeStore(settings: FakeStoreSettings) {
   const jobs = new Map<string, FakeExtractionJob>();
   let pendingExtraction: Array<{ event: FakeEvent; failing: boolean; jobId?: string }> = [];
   const idempotent = new Map<string, unknown>();
+  // The control plane's view of the memory: its indexed keys (key to type), in declaration order.
+  const indexedKeys = new Map<string, string>((settings.indexedKeys ?? []).map(({ key, type }) => [key, type]));
   let sequence = 0;
   const eventKey = (actorId: string, sessionId: string, eventId: string) => `${actorId}\u0000${sessionId}\u0000${eventId}`;
   const visible = (namespace: string, filters: FakeMetadataFilter[]) =>
@@ -137,6 +146,14 @@ export function createAgentCoreFakeStore(settings: FakeStoreSettings) {
 
   return {
     memoryId: settings.memoryId,
+    indexedKeys,
+    /** The control-plane status of the memory; UpdateMemory needs ACTIVE. */
+    memoryStatus: settings.memoryStatus ?? 'ACTIVE',
+    /**
+     * A test lever: the most records one RetrieveMemoryRecords page holds whatever maxResults
+     * asks, because maxResults is documented as a maximum, not a promise. Default none.
+     */
+    retrievePageLimit: undefined as number | undefined,
     records,
     events,
     jobs,
@@ -209,6 +226,8 @@ export function createAgentCoreFakeStore(settings: FakeStoreSettings) {
       idempotent.clear();
       pendingExtraction = [];
       sequence = 0;
+      indexedKeys.clear();
+      for (const { key, type } of settings.indexedKeys ?? []) indexedKeys.set(key, type);
     },
   };
 }

@@ -3,6 +3,8 @@ import type { MemoryAdapter } from '@memplane/core';
 import { setupTestServer } from '@memplane/test-server/with-vitest';
 import { beforeEach } from 'vitest';
 import { createAgentCoreAdapter } from '../agentcore-adapter';
+import { agentCoreIndexedKeys } from '../agentcore-scope-mapping';
+import { agentCoreControlEndpoint, createAgentCoreFakeControlHandlers } from './agentcore-fake-control-handlers';
 import { createAgentCoreFakeHandlers, type RejectRecord } from './agentcore-fake-handlers';
 import { agentCoreEndpoint } from './agentcore-fake-responses';
 import { createAgentCoreFakeStore } from './agentcore-fake-store';
@@ -41,11 +43,16 @@ export function setupAgentCoreTestEnvironment() {
   const fake = createAgentCoreFakeStore({
     memoryId: testMemoryId,
     isExtractionFailureInForce: () => server.faults.isExtractionFailureInForce(),
+    // A memory set up the way the README asks: the adapter's filter keys declared as indexed keys.
+    indexedKeys: agentCoreIndexedKeys.map((key) => ({ key, type: 'STRING' })),
   });
   const server = setupTestServer(
-    createAgentCoreFakeHandlers(fake, { region: testRegion, rejectRecord: (text) => rejectRecord?.(text) }),
+    [
+      ...createAgentCoreFakeHandlers(fake, { region: testRegion, rejectRecord: (text) => rejectRecord?.(text) }),
+      ...createAgentCoreFakeControlHandlers(fake, { region: testRegion }),
+    ],
     {
-      faultUrls: [`${agentCoreEndpoint(testRegion)}/*`],
+      faultUrls: [`${agentCoreEndpoint(testRegion)}/*`, `${agentCoreControlEndpoint(testRegion)}/*`],
       faults: {
         decorateError(response, fault) {
           response.headers.set('x-amzn-errortype', fault.kind === 'rate_limited' ? 'ThrottledException' : 'ServiceException');
@@ -55,6 +62,8 @@ export function setupAgentCoreTestEnvironment() {
   );
   beforeEach(() => {
     fake.clear();
+    fake.memoryStatus = 'ACTIVE';
+    fake.retrievePageLimit = undefined;
     rejectRecord = undefined;
   });
   return {
