@@ -76,6 +76,18 @@ describe('agent identity', () => {
     await expect(company.planner.correct({ handle: company.builderNote, patch: { text: 'x' } })).rejects.toMatchObject({ code: 'MEMORY_NOT_FOUND' });
   });
 
+  it('never lets an agent re-drive another agent\'s extraction job', async () => {
+    await start();
+    const binding = await service.store.getBindingByKey('acme', 'default');
+    const at = '2026-11-01T00:00:00.000Z';
+    await service.store.upsertExtractionJobs([
+      { id: 'job_planner', companyId: 'acme', bindingId: binding!.id, bindingKey: 'default', providerJobId: 'p-1', status: 'failed', scope: { companyId: 'acme', agentId: 'planner' }, retryCount: 0, createdAt: at, updatedAt: at },
+    ]);
+    await expect(service.runtime(as(actors.builder)).retryExtractionJob({ jobId: 'job_planner' })).rejects.toMatchObject({ code: 'MEMORY_NOT_FOUND' });
+    const failed = (await service.explorer(as(actors.acmeAdmin)).listOperations({ operation: 'extraction_job_retry' })).items;
+    expect(failed.map((entry) => [entry.status, entry.errorCode, entry.bindingKey])).toEqual([['failed', 'MEMORY_NOT_FOUND', undefined]]);
+  });
+
   it('refuses a reach that is not one of the policy values', async () => {
     await expect(createTestService({ agentIdentity: { reads: 'everyone' as never } })).rejects.toMatchObject({ code: 'MEMORY_VALIDATION' });
   });

@@ -16,6 +16,7 @@ import { requireCapability, type MemoryServiceResult } from './record-operations
 import { guardJobs } from './result-scope-guard';
 import { runOperation, type MemoryOperationReceipt } from './run-operation';
 import { checkProviderResult } from './provider-results';
+import { actingAgentOf } from './agent-identity';
 import { companyOfCall } from './call-context';
 import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
 import * as requests from './runtime-requests';
@@ -89,7 +90,11 @@ export function createJobOperations(internals: ServiceInternals, context: Memory
             details: { jobId: valid.jobId },
             locateBinding: async (companyId) => {
               known = await internals.store.getExtractionJob(companyId, valid.jobId);
-              if (known === undefined) throw new MemoryNotFoundError({ resourceId: valid.jobId });
+              // An agent re-drives only its own jobs: another agent's reads as missing.
+              const agentId = actingAgentOf(context.actor);
+              if (known === undefined || (agentId !== undefined && known.scope.agentId !== agentId)) {
+                throw new MemoryNotFoundError({ resourceId: valid.jobId });
+              }
               return known.bindingId;
             },
           };
