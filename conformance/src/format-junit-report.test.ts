@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { escapeXml, formatJunitReport } from './format-junit-report';
 import type { ConformanceReport } from './run-conformance';
@@ -48,5 +49,22 @@ describe('formatJunitReport', () => {
   it('never lets a character XML cannot carry through, and keeps newlines out of attributes', () => {
     expect(escapeXml('a\nb\tc\rd\u0008e\uD800f\uFFFF')).toBe('a&#10;b&#9;c&#13;d\uFFFDe\uFFFDf\uFFFD');
     expect(escapeXml('\uD83D\uDE00')).toBe('\uD83D\uDE00');
+  });
+
+  it('escapes any string into text with no markup, no raw ampersand and no character XML refuses, and back (fast-check)', () => {
+    const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#13': '\r', '#10': '\n', '#9': '\t' };
+    const unescape = (text: string) => text.replace(/&(amp|lt|gt|quot|apos|#13|#10|#9);/g, (_, name: string) => entities[name] as string);
+    // eslint-disable-next-line no-control-regex
+    const refused = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const escaped = escapeXml(text);
+        expect(escaped).not.toMatch(/[<>"'\r\n\t]/);
+        expect(escaped).not.toMatch(/&(?!(amp|lt|gt|quot|apos|#13|#10|#9);)/);
+        expect(escaped).not.toMatch(refused);
+        expect(unescape(escaped)).toBe(text.replace(refused, '\uFFFD'));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
