@@ -65,7 +65,8 @@ export async function preRunHydrate(
     const timeoutMs = valid.timeoutMs ?? internals.hookTimeoutMs;
     // The hook's timeout is the operation's deadline, so a hanging provider leaves a failed
     // MEMORY_TIMEOUT operation; the delivery's own timer only backs it up.
-    const records = createRecordOperations(internals, firing.context, { hook, deadlineMs: timeoutMs });
+    // The preamble is read for the agent, so the agent identity policy decides what it may show.
+    const records = createRecordOperations(internals, firing.context, { hook, deadlineMs: timeoutMs, readingAgentId: valid.agentId });
     const outcome = await deliverWithTimeout(
       () =>
         records.query({

@@ -64,6 +64,15 @@ describe('agent identity', () => {
     expect(JSON.stringify(result)).not.toContain('Builder:');
   });
 
+  it('builds an agent\'s preamble only from what the agent may read', async () => {
+    await start();
+    const system = { actor: actors.heartbeat, companyId: 'acme' } as const;
+    const hydration = await service.hooks.preRunHydrate(system, { agentId: 'planner', query: 'cache key sprint office' });
+    expect(hydration.preamble).toContain('Planner: sprint ends Friday.');
+    expect(hydration.preamble).toContain('Company: office closed Monday.');
+    expect(JSON.stringify(hydration)).not.toContain('Builder:');
+  });
+
   it('follows the configured read reach', async () => {
     const own = await start({ agentIdentity: { reads: 'own' } });
     expect(texts((await own.planner.list()).items)).toEqual(['Planner: sprint ends Friday.']);

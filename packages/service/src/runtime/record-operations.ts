@@ -43,7 +43,10 @@ export function createRecordOperations(
   context: MemoryCallContext,
   origin: { hook?: MemoryHookContext } & OperationOptions = {},
 ) {
-  const options: OperationOptions = origin.deadlineMs === undefined ? {} : { deadlineMs: origin.deadlineMs };
+  const options: OperationOptions = {
+    ...(origin.deadlineMs === undefined ? {} : { deadlineMs: origin.deadlineMs }),
+    ...(origin.readingAgentId === undefined ? {} : { readingAgentId: origin.readingAgentId }),
+  };
   const scopeFields = (request: { scope?: requests.MemoryServiceScope }) => ({
     scope: request.scope ?? {},
     namedCompanyIds: [request.scope?.companyId],

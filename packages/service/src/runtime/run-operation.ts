@@ -82,6 +82,8 @@ export interface OperationInput {
 export interface OperationOptions {
   /** The deadline of each provider call, when smaller than the binding's (a hook's timeout). */
   deadlineMs?: number;
+  /** The agent the results are read for when the caller is not that agent (a hydration's agent). */
+  readingAgentId?: string;
 }
 
 /** What every operation returns besides its result. */
@@ -206,7 +208,11 @@ export async function runOperation<Result>(
         scope,
         providerId,
         bindingId: binding.id,
-        ...(context.actor.kind === 'agent' ? { readerAgentId: context.actor.agentId } : {}),
+        ...(context.actor.kind === 'agent'
+          ? { readerAgentId: context.actor.agentId }
+          : options.readingAgentId === undefined
+            ? {}
+            : { readerAgentId: options.readingAgentId }),
         reach: internals.agentReadReach,
       },
     });
