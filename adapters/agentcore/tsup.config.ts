@@ -1,4 +1,4 @@
 import { defineConfig } from 'tsup';
 import { libraryPreset } from '../../internal/tsconfig/tsup-preset';
 
-export default defineConfig(libraryPreset(process.cwd()));
+export default defineConfig(libraryPreset(process.cwd(), { entry: ['src/index.ts', 'src/setup.ts', 'src/cli.ts'] }));

@@ -2,5 +2,15 @@ export { createAgentCoreAdapter } from './agentcore-adapter';
 export { agentCoreCapabilities } from './agentcore-capabilities';
 export { agentCoreProviderKey } from './agentcore-handle';
 export { decodeIdentifier, encodeIdentifier, maximumEncodedIdentifierLength } from './agentcore-identifier-encoding';
-export { agentCoreScopeMetadataKeys, encodeScope, toActorId, toNamespace, toSessionId, type EncodedScope } from './agentcore-scope-mapping';
+export {
+  agentCoreIndexedKeys,
+  agentCoreMaximumMetadataFilters,
+  agentCoreScopeMetadataKeys,
+  agentCoreSessionRunMetadataKey,
+  encodeScope,
+  toActorId,
+  toNamespace,
+  toSessionId,
+  type EncodedScope,
+} from './agentcore-scope-mapping';
 export { memoryIdPattern, type AgentCoreAdapterSettings } from './agentcore-settings';

@@ -1,0 +1,1 @@
+export { agentCoreCommand, type AgentCoreCommand, type AgentCoreCommandOutput } from './agentcore-cli';
