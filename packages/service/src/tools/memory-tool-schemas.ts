@@ -1,4 +1,4 @@
-import { MemoryValidationError, type MemoryRecordHandle } from '@memplane/core';
+import { identifierSchema, MemoryValidationError, type MemoryRecordHandle } from '@memplane/core';
 import { z } from 'zod';
 
 /**
@@ -26,10 +26,19 @@ const reach = z
   .enum(['company', 'agent'])
   .describe('company (default): everything your company remembers through your binding; agent: only what was recorded as yours.');
 
+// Narrowing only ever adds a filter inside the caller's bound scope; the tools refuse a value other than the bound one.
+const narrowing = {
+  projectId: identifierSchema
+    .optional()
+    .describe('Only memories recorded for this project. When you are bound to a project, it must be that one.'),
+  issueId: identifierSchema.optional().describe('Only memories recorded for this issue. When you are bound to an issue, it must be that one.'),
+};
+
 export const searchInputSchema = z.strictObject({
   query: z.string().min(1).max(2000).describe('What you want to remember: a question or keywords.'),
   topK: z.number().int().min(1).max(20).optional().describe('How many results, default 5.'),
   reach: reach.optional(),
+  ...narrowing,
 });
 
 export const noteInputSchema = z.strictObject({
@@ -55,6 +64,7 @@ export const listInputSchema = z.strictObject({
   cursor: z.string().min(1).max(4096).optional().describe('nextCursor from the previous memory.list call.'),
   limit: z.number().int().min(1).max(50).optional().describe('Page size, default 20.'),
   reach: reach.optional(),
+  ...narrowing,
 });
 
 export const getInputSchema = z.strictObject({ recordId });

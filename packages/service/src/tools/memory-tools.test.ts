@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MemoryService } from '../service/create-memory-service';
 import { actors, as, bindCompanyDefault, createTestService } from '../test-support/service-test-support';
-import { createMemoryTools, type MemoryToolDefinition, type MemoryToolResult } from './memory-tools';
+import { createMemoryTools, type MemoryToolContext, type MemoryToolDefinition, type MemoryToolResult } from './memory-tools';
 
 function succeeded(result: MemoryToolResult): Extract<MemoryToolResult, { isError: false }> {
   if (result.isError) throw new TypeError(`expected success, got ${result.content}`);
@@ -21,7 +21,7 @@ describe('agent tools', () => {
   });
   afterEach(async () => cleanUp());
 
-  const call = (name: string, input: unknown, context = planner) => tools.get(name)!.execute(input, context);
+  const call = (name: string, input: unknown, context: MemoryToolContext = planner) => tools.get(name)!.execute(input, context);
 
   it('are the six tools of the plan, each with a JSON Schema and a dot-free function name', () => {
     expect([...tools.keys()]).toEqual(['memory.search', 'memory.note', 'memory.forget', 'memory.correct', 'memory.list', 'memory.get']);
@@ -70,6 +70,28 @@ describe('agent tools', () => {
     const own = succeeded(await call('memory.search', { query: 'status updates', reach: 'agent' }));
     expect(own.content).toContain('Planner prefers');
     expect(own.content).not.toContain('weekly');
+  });
+
+  it('narrow a read to a project or issue inside the bound scope, and refuse one outside it', async () => {
+    const inProject = { ...planner, projectId: 'billing' };
+    succeeded(await call('memory.note', { text: 'Billing invoices close on the 28th.' }, inProject));
+    succeeded(await call('memory.note', { text: 'Invoices of the design team close monthly.' }, { ...as(actors.planner), projectId: 'design' }));
+    const narrowed = succeeded(await call('memory.search', { query: 'invoices close', projectId: 'billing' }));
+    expect(narrowed.content).toContain('28th');
+    expect(narrowed.content).not.toContain('design team');
+    const listed = succeeded(await call('memory.list', { issueId: 'ACME-1', projectId: 'billing' }, inProject));
+    expect(listed.content).toContain('28th');
+    expect(listed.content).not.toContain('design team');
+
+    // Bound to the billing project and issue ACME-1: another project or issue fails closed, and nothing is read.
+    const before = (await service.explorer(as(actors.acmeAdmin)).listOperations({ operation: 'query' })).items.length;
+    const otherProject = await call('memory.search', { query: 'invoices', projectId: 'design' }, inProject);
+    expect(otherProject).toMatchObject({ isError: true, error: { code: 'MEMORY_SCOPE_VIOLATION' }, content: expect.stringContaining('projectId') });
+    const otherIssue = await call('memory.list', { issueId: 'ACME-2' }, inProject);
+    expect(otherIssue).toMatchObject({ isError: true, error: { code: 'MEMORY_SCOPE_VIOLATION' }, content: expect.stringContaining('issueId') });
+    expect((await service.explorer(as(actors.acmeAdmin)).listOperations({ operation: 'query' })).items).toHaveLength(before);
+    const widening = await call('memory.search', { query: 'invoices', companyId: 'globex' }, inProject);
+    expect(widening).toMatchObject({ isError: true, error: { code: 'MEMORY_VALIDATION' } });
   });
 
   it('answer bad input and memory errors with an error result the model can read', async () => {

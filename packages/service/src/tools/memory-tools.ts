@@ -1,5 +1,7 @@
 import { identifierSchema, MemoryError, parseInput, type MemoryScope, type MemorySnippet } from '@memplane/core';
 import type { z } from 'zod';
+import { ownCompanyOf } from '../actor/memory-actor';
+import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
 import { memoryCallContextSchema, type MemoryCallContext } from '../runtime/call-context';
 import type { MemoryRuntime } from '../runtime/memory-runtime';
 import * as schemas from './memory-tool-schemas';
@@ -48,9 +50,34 @@ function compact(value: Record<string, string | undefined>): Record<string, stri
   return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
-function reachScope(context: MemoryToolContext, reach: 'company' | 'agent' | undefined): Partial<MemoryScope> {
+interface ReadNarrowing {
+  reach?: 'company' | 'agent' | undefined;
+  projectId?: string | undefined;
+  issueId?: string | undefined;
+}
+
+/**
+ * The scope of a read: the reach, and the project or issue the model narrowed to. A narrowing
+ * value other than the one the host bound (`context.projectId`, `context.issueId`) is refused,
+ * so the model can narrow within the bound scope and never step outside it.
+ */
+function readScope(context: MemoryToolContext, operation: string, input: ReadNarrowing): Partial<MemoryScope> {
   const agentId = agentOf(context);
-  return reach === 'agent' && agentId !== undefined ? { agentId } : {};
+  const scope: Partial<MemoryScope> = input.reach === 'agent' && agentId !== undefined ? { agentId } : {};
+  for (const field of ['projectId', 'issueId'] as const) {
+    const asked = input[field];
+    if (asked === undefined) continue;
+    const bound = context[field];
+    if (bound !== undefined && bound !== asked) {
+      throw new MemoryAccessDeniedError({
+        operation,
+        companyId: ownCompanyOf(context.actor) ?? context.companyId ?? '(unknown)',
+        reason: `${field} "${asked}" is outside the bound scope (${field} "${bound}"); a read may only narrow within it`,
+      });
+    }
+    scope[field] = asked;
+  }
+  return scope;
 }
 
 function describeSnippet(snippet: MemorySnippet, index: number): string {
@@ -111,7 +138,7 @@ export function createMemoryTools(host: MemoryToolHost): MemoryToolDefinition[] 
           query: input.query,
           topK: input.topK ?? 5,
           intent: 'answer',
-          scope: reachScope(context, input.reach),
+          scope: readScope(context, 'memory.search', input),
         });
         const content = bundle.snippets.length === 0 ? 'No memories matched.' : bundle.snippets.map(describeSnippet).join('\n');
         return { content, data: { results: bundle.snippets.map(snippetData) }, operationId: bundle.operationId };
@@ -165,7 +192,7 @@ export function createMemoryTools(host: MemoryToolHost): MemoryToolDefinition[] 
       async (input, context) => {
         const page = await host.runtime(callContextOf(context)).list({
           limit: input.limit ?? 20,
-          scope: reachScope(context, input.reach),
+          scope: readScope(context, 'memory.list', input),
           ...(input.cursor === undefined ? {} : { cursor: input.cursor }),
         });
         const lines = page.items.map(describeSnippet);
