@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { MarkdownAdapter } from './markdown-adapter';
-import { MarkdownUsageError, positiveIntegerOf, scopeOf, type MarkdownCliValues } from './markdown-cli-arguments';
 import type { MarkdownCliEvents } from './markdown-cli-events';
-import type { MarkdownSubcommand } from './markdown-cli-usage';
+import { MarkdownUsageError, scopeOf, type MarkdownCliOptions, type MarkdownSubcommand } from './markdown-cli-program';
 
 /** What a subcommand needs: the open adapter, the arguments, what opening reported, and output. */
 export interface SubcommandRun {
   adapter: MarkdownAdapter;
-  values: MarkdownCliValues;
+  values: MarkdownCliOptions;
   positionals: string[];
   events: MarkdownCliEvents;
   stdout(text: string): void;
@@ -78,13 +77,13 @@ export async function runMarkdownSubcommand(subcommand: MarkdownSubcommand, run:
     case 'query': {
       const text = positionals.join(' ');
       if (text.trim() === '') throw new MarkdownUsageError('query needs the query text.');
-      const topK = positiveIntegerOf(values['top-k'], 'top-k');
+      const topK = values.topK;
       const bundle = await adapter.query({ bindingKey: 'cli', scope: scopeOf(values), query: text, ...(topK === undefined ? {} : { topK }) });
       print(bundle.snippets, bundle.snippets.map((snippet) => `${snippet.score?.toFixed(3)}  ${snippet.handle.providerRecordId}  ${snippet.text.replace(/\s+/g, ' ')}`).join('\n'));
       return 0;
     }
     case 'list': {
-      const limit = positiveIntegerOf(values.limit, 'limit');
+      const limit = values.limit;
       const page = await adapter.list({ bindingKey: 'cli', scope: scopeOf(values), ...(limit === undefined ? {} : { limit }), ...(values.cursor === undefined ? {} : { cursor: values.cursor }) });
       print(page, [...page.items.map((item) => `${item.handle.providerRecordId}  ${item.text.replace(/\s+/g, ' ')}`), ...(page.nextCursor === undefined ? [] : [`next: --cursor ${page.nextCursor}`])].join('\n'));
       return 0;

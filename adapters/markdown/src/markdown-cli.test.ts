@@ -118,7 +118,10 @@ describe('memplane markdown', () => {
     for (const subcommand of ['reindex', 'stats', 'query', 'list', 'get', 'import']) expect(help.stdout).toContain(`  ${subcommand} `);
     expect(help.stdout).toContain('Exit codes: 0 done, 1 the work failed');
     const stats = await run('stats', '--help');
-    expect(stats).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: memplane markdown stats --root DIR \[--json\]/) });
+    expect(stats).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: memplane markdown stats \[options\]/) });
+    expect(stats.stdout).toContain('--root <dir>');
+    const query = await run('query', '--help');
+    for (const option of ['--company <id>', '--agent <id>', '--namespace <name>', '--top-k <n>', '<text...>']) expect(query.stdout).toContain(option);
     expect(await run('--version')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\S*\n$/) });
   });
 });

@@ -1,12 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { MemoryConfigurationError, MemoryValidationError } from '@memplane/core';
 import { createMarkdownAdapter, type MarkdownAdapter } from './markdown-adapter';
-import { MarkdownUsageError, parseMarkdownArguments, scopeOf } from './markdown-cli-arguments';
+import { CommanderError } from 'commander';
 import { MarkdownCliEvents } from './markdown-cli-events';
+import { buildMarkdownProgram, MarkdownUsageError, type MarkdownCliOptions, type MarkdownSubcommand } from './markdown-cli-program';
 import { runMarkdownSubcommand } from './markdown-cli-subcommands';
-import { isMarkdownSubcommand, markdownUsage, subcommandUsage, type MarkdownSubcommand } from './markdown-cli-usage';
 import { createProgressBar } from './markdown-progress-bar';
-import { VERSION } from './version';
 
 /** Where a command writes; the same shape as `CommandOutput` of `@memplane/cli`. */
 export interface MarkdownCommandOutput {
@@ -24,7 +23,7 @@ export interface MarkdownCommand {
   name: string;
   /** One line for `memplane --help`. */
   summary: string;
-  /** The full usage, as `memplane markdown --help` prints it. */
+  /** A one-line usage; `run(['--help'])` prints the full one. */
   usage: string;
   /** Runs the command; resolves to the exit code (0 done, 1 failed, 2 usage or configuration error). */
   run(argv: string[], output: MarkdownCommandOutput): Promise<number>;
@@ -47,22 +46,8 @@ function exitCodeOf(error: unknown): number {
   return usage ? 2 : 1;
 }
 
-async function runParsed(argv: string[], output: MarkdownCommandOutput): Promise<number> {
-  const { values, positionals } = parseMarkdownArguments(argv);
-  const [subcommand, ...rest] = positionals;
-  if (values.version === true) {
-    output.stdout(`${VERSION}\n`);
-    return 0;
-  }
-  if (values.help === true) {
-    output.stdout(`${isMarkdownSubcommand(subcommand) ? subcommandUsage(subcommand) : markdownUsage}\n`);
-    return 0;
-  }
-  if (subcommand === undefined) throw new MarkdownUsageError('missing subcommand.');
-  if (!isMarkdownSubcommand(subcommand)) throw new MarkdownUsageError(`unknown subcommand ${JSON.stringify(subcommand)}.`);
-  if (values.root === undefined) throw new MarkdownUsageError('--root is required.');
+async function runSubcommand(subcommand: MarkdownSubcommand, values: MarkdownCliOptions, rest: string[], output: MarkdownCommandOutput): Promise<number> {
   // Checked before the root is opened, so a mistake never creates or touches it.
-  if (subcommand !== 'reindex' && subcommand !== 'stats') scopeOf(values);
   if (subcommand === 'import' && (rest[0] === undefined || !existsSync(rest[0]))) {
     throw new MarkdownUsageError(rest[0] === undefined ? 'import needs a JSON lines file.' : `import: the file ${rest[0]} does not exist.`);
   }
@@ -91,11 +76,24 @@ async function runParsed(argv: string[], output: MarkdownCommandOutput): Promise
   }
 }
 
+async function runParsed(argv: string[], output: MarkdownCommandOutput): Promise<number> {
+  if (argv.length === 0) throw new MarkdownUsageError('missing subcommand.');
+  const { program, exitCode } = buildMarkdownProgram(output, (subcommand, values, rest) => runSubcommand(subcommand, values, rest, output));
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    // commander has already printed its message (or the help, or the version).
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    throw error;
+  }
+  return exitCode();
+}
+
 /** `memplane markdown ...`: maintain and inspect a markdown root from the command line. */
 export const markdownCommand: MarkdownCommand = {
   name: 'markdown',
   summary: 'Reindex, inspect, query and import a local markdown memory root.',
-  usage: markdownUsage,
+  usage: 'memplane markdown <reindex|stats|query|list|get|import> --root <dir> [options]',
   async run(argv, output) {
     try {
       return await runParsed(argv, output);

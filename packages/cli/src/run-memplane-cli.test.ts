@@ -69,7 +69,7 @@ describe('runMemplaneCli', () => {
       const captured = captureOutput();
       expect(await runMemplaneCli(argv, captured.output)).toBe(0);
       for (const subcommand of ['reindex', 'stats', 'query', 'list', 'get', 'import']) expect(captured.stdout()).toContain(`  ${subcommand} `);
-      expect(captured.stdout()).toContain('Scope options:');
+      expect(captured.stdout()).toContain('Exit codes: 0 done, 1 the work failed');
     }
   });
 
@@ -81,7 +81,7 @@ describe('runMemplaneCli', () => {
     expect(conformance.stderr()).not.toContain('memplane-conformance');
     const markdown = captureOutput();
     expect(await runMemplaneCli(['markdown', 'stats'], markdown.output)).toBe(2);
-    expect(markdown.stderr()).toMatch(/^memplane markdown: --root is required\./);
+    expect(markdown.stderr()).toMatch(/^memplane markdown: error: required option '--root <dir>' not specified/);
   });
 
   it('exits 2 with one error for a module whose export is not an adapter, before any rule runs', async () => {
