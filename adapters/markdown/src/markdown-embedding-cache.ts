@@ -12,9 +12,9 @@ export class EmbeddingCache {
   private readonly putStatement;
   private readonly deleteStatement;
 
-  constructor(path: string, private readonly modelId: string) {
+  constructor(path: string, private readonly modelId: string, busyTimeoutMs = 10_000) {
     this.database = new Database(path);
-    this.database.pragma('busy_timeout = 10000');
+    this.database.pragma(`busy_timeout = ${busyTimeoutMs}`);
     this.database.pragma('journal_mode = WAL');
     enableSecureDelete(this.database);
     this.database.exec('CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash))');
@@ -25,14 +25,16 @@ export class EmbeddingCache {
 
   /**
    * Drops the vectors of texts under every model, for `forget`: a vector can be inverted back to
-   * much of its text, and the hash confirms a guess of it. The write-ahead log is truncated too.
+   * much of its text, and the hash confirms a guess of it. Then truncates the write-ahead log (also
+   * when there is nothing to drop, so a retried forget finishes); false when a reader blocked that.
    */
-  forget(texts: ReadonlyArray<string>): void {
-    if (texts.length === 0) return;
-    this.database.transaction(() => {
-      for (const text of texts) this.deleteStatement.run(contentHashOf(text));
-    })();
-    truncateWriteAheadLog(this.database, 'the embedding cache');
+  forget(texts: ReadonlyArray<string>): boolean {
+    if (texts.length > 0) {
+      this.database.transaction(() => {
+        for (const text of texts) this.deleteStatement.run(contentHashOf(text));
+      })();
+    }
+    return truncateWriteAheadLog(this.database);
   }
 
   /** The cached vector of a text, if any. */

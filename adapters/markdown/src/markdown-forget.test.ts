@@ -78,18 +78,19 @@ describe('markdown forget means gone', () => {
     expect(filesHolding(root, [...versions, 'orchid', 'cluster'])).toEqual([]);
   });
 
-  it('finishes erasing on a second forget when a reader of another connection held the write-ahead log', async () => {
+  it.each(['index.sqlite', 'embeddings.sqlite'])('finishes erasing on a second forget when a reader held the write-ahead log of %s', async (held) => {
     const root = temporary.root();
-    const writer = temporary.open({ root, lockTimeoutMs: 200 });
-    const other = temporary.open({ root, lockTimeoutMs: 200 });
+    const writer = temporary.open({ root, lockTimeoutMs: 200, embedder });
+    const other = temporary.open({ root, lockTimeoutMs: 200, embedder });
     const scope = { companyId: 'acme' };
     const secret = 'The staging password rotates every Quarzday.';
     const { records } = await writer.upsertRecords({ bindingKey, scope, records: [{ text: secret }, { text: 'Deploys happen on Tuesday.' }] });
     expect((await other.query({ bindingKey, scope, query: 'staging password' })).snippets.map((snippet) => snippet.text)).toContain(secret);
     // A reader that keeps its snapshot open, as a long read of another process would.
-    const reader = new Database(join(root, '.memplane', 'index.sqlite'), { readonly: true });
+    const reader = new Database(join(root, '.memplane', held), { readonly: true });
+    reader.pragma('busy_timeout = 200');
     reader.prepare('BEGIN').run();
-    reader.prepare('SELECT count(*) FROM records').get();
+    reader.prepare("SELECT count(*) FROM sqlite_master").get();
     await expect(writer.forget([records![0]!], scope)).rejects.toSatisfy((error) => MemoryConflictError.isInstance(error) && (error as MemoryConflictError).isRetryable);
     expect(await other.get(records![0]!, scope)).toBeNull();
     reader.prepare('COMMIT').run();

@@ -23,17 +23,21 @@ export function enableSecureDelete(database: Database.Database): void {
 
 /**
  * Copies every page of the write-ahead log into the database file and truncates the log to zero
- * bytes, so the old page images (which hold erased text) are gone from the WAL too. A reader of
- * another process that holds an older snapshot blocks the truncation; after the busy timeout the
- * caller gets a retryable conflict, and calling `forget` again finishes the job.
+ * bytes, so the old page images (which hold erased text) are gone from the WAL too. Returns false
+ * when a reader of another process holding an older snapshot blocked the truncation past the busy
+ * timeout.
  */
-export function truncateWriteAheadLog(database: Database.Database, what: string): void {
+export function truncateWriteAheadLog(database: Database.Database): boolean {
   const [result] = database.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; log: number; checkpointed: number }>;
-  if (result !== undefined && result.busy !== 0) {
-    throw new MemoryConflictError({
-      message: `The records were erased, but another process was reading ${what}, so its write-ahead log still holds old pages; call forget again to finish.`,
-    });
-  }
+  return result === undefined || result.busy === 0;
+}
+
+/** The retryable error of a forget whose erased pages are still in a write-ahead log. */
+export function unfinishedForgetError(): MemoryConflictError {
+  return new MemoryConflictError({
+    message:
+      'The records were erased, but another process was reading the index or the embedding cache, so a write-ahead log still holds old pages; call forget again to finish.',
+  });
 }
 
 /** The ids of a record and every version linked to it by `supersedes`, within one file. */

@@ -136,7 +136,7 @@ describe('markdown round trip of every value the contract accepts', () => {
         const patch = { text: corrected, reason, ...(summary === undefined ? {} : { summary }), ...(patchMetadata === undefined ? {} : { metadata: patchMetadata }) };
         const result = await adapter.correct(written.records![0]!, patch, scope);
         const captured = await adapter.capture({ bindingKey, scope, mode: 'capture_record', source: { kind: 'manual_note', companyId: scope.companyId, externalRef: `r${reason}` }, payload: { text: `${first}${corrected}` }, ...(patchMetadata === undefined ? {} : { metadata: patchMetadata }) });
-        const handles = [result.record, result.supersedes, captured.records![0]!];
+        const handles = [result.record, result.supersedes!, captured.records![0]!];
         const before = await Promise.all(handles.map(async (handle) => comparable(await adapter.get(handle, scope))));
         expect(before[0]).toMatchObject({ text: corrected, ...(summary === undefined ? {} : { summary }) });
         adapter.rebuildIndex();

@@ -37,7 +37,7 @@ export class MarkdownVectorSearch {
     private readonly embedder: MarkdownEmbedder,
     private readonly fusion: FusionMethod,
   ) {
-    this.cache = new EmbeddingCache(statePath(repository.options.root, 'embeddings.sqlite'), embedder.modelId);
+    this.cache = new EmbeddingCache(statePath(repository.options.root, 'embeddings.sqlite'), embedder.modelId, repository.options.lockTimeoutMs);
     const database = repository.database;
     repository.write(() => this.createTables());
     repository.afterReset = () => this.createTables();
@@ -136,9 +136,12 @@ export class MarkdownVectorSearch {
     return vector;
   }
 
-  /** Drops the cached embeddings of forgotten texts; their vectors in the index went with their rows. */
-  forgetTexts(texts: ReadonlyArray<string>): void {
-    this.cache.forget(texts);
+  /**
+   * Drops the cached embeddings of forgotten texts (their vectors in the index went with their
+   * rows) and truncates the cache's log; false when a reader of another process blocked that.
+   */
+  forgetTexts(texts: ReadonlyArray<string>): boolean {
+    return this.cache.forget(texts);
   }
 
   /** Closes the embedding cache. */

@@ -12,7 +12,7 @@ import {
   type MemoryUsage,
 } from '@memplane/core';
 import { localUsage, takeWarnings, type MarkdownContext } from './markdown-context';
-import { eraseRecords, truncateWriteAheadLog } from './markdown-forget';
+import { eraseRecords, truncateWriteAheadLog, unfinishedForgetError } from './markdown-forget';
 import { createId } from './markdown-ids';
 import type { NewRecord } from './markdown-record-builder';
 import { writeRecords } from './markdown-record-writer';
@@ -173,8 +173,10 @@ export function createWriteOperations(context: MarkdownContext): WriteOperations
       const started = performance.now();
       const erased = repository.write(() => eraseRecords(repository, handles, scope));
       // The cache is keyed by content hash; a text still live elsewhere is simply embedded again.
-      context.vectors?.forgetTexts([...erased.texts]);
-      truncateWriteAheadLog(repository.database, 'the index');
+      // Both logs are truncated on every call, so a forget retried after a conflict finishes.
+      const cacheClean = context.vectors?.forgetTexts([...erased.texts]) ?? true;
+      const indexClean = truncateWriteAheadLog(repository.database);
+      if (!cacheClean || !indexClean) throw unfinishedForgetError();
       return { usage: [localUsage(markdownAdapterKey, performance.now() - started)], warnings: takeWarnings(context) };
     },
   };
