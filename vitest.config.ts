@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'conformance', 'adapters/*', 'bench'],
+    projects: ['packages/*', 'conformance', 'adapters/*', 'bench', 'scripts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });

@@ -3,6 +3,7 @@
  * stemming, and Okapi BM25. Everything here is pure and deterministic; the same corpus and
  * query always give the same scores in the same order.
  */
+/// <reference path="./wink-porter2-stemmer.d.ts" />
 import stemEnglish from 'wink-porter2-stemmer';
 
 /** Words too common to carry meaning. Deliberately small, English only. */
