@@ -94,7 +94,11 @@ async function fireCapture(
   } else {
     report.bindingKey = binding.key;
     // The hook's timeout is the operation's deadline; the delivery's own timer only backs it up.
-    const records = createRecordOperations(internals, firing.context, { deadlineMs: internals.hookTimeoutMs });
+    const records = createRecordOperations(internals, firing.context, {
+      deadlineMs: internals.hookTimeoutMs,
+      // The delivery links the operation even when it failed or timed out.
+      onOperationId: (operationId) => (report.operationId = operationId),
+    });
     // A queued delivery (it has its hook id already) may run twice: its write carries an idempotency key.
     const deliveryKey = spec.hookId === undefined ? undefined : deliveryKeyOf(spec.hookId, binding);
     const metadata = deliveryKey === undefined ? spec.metadata : { ...spec.metadata, [deliveryKeyMetadataField]: deliveryKey };

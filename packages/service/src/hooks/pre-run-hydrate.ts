@@ -66,7 +66,13 @@ export async function preRunHydrate(
     // The hook's timeout is the operation's deadline, so a hanging provider leaves a failed
     // MEMORY_TIMEOUT operation; the delivery's own timer only backs it up.
     // The preamble is read for the agent, so the agent identity policy decides what it may show.
-    const records = createRecordOperations(internals, firing.context, { hook, deadlineMs: timeoutMs, readingAgentId: valid.agentId });
+    const records = createRecordOperations(internals, firing.context, {
+      hook,
+      deadlineMs: timeoutMs,
+      readingAgentId: valid.agentId,
+      // The delivery links the operation even when it failed or timed out.
+      onOperationId: (operationId) => (hydration.operationId = operationId),
+    });
     const outcome = await deliverWithTimeout(
       () =>
         records.query({

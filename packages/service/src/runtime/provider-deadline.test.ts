@@ -128,6 +128,12 @@ describe('deadlines of provider calls', () => {
       ['capture', 'failed', 'MEMORY_TIMEOUT', 'post_run_capture'],
       ['query', 'failed', 'MEMORY_TIMEOUT', 'pre_run_hydrate'],
     ]);
+    // Each timed-out delivery points at its failed operation.
+    const deliveries = (await service.explorer(as(actors.acmeAdmin)).listHookDeliveries()).items;
+    expect(deliveries.map((delivery) => [delivery.hookKind, delivery.status, delivery.operationId])).toEqual([
+      ['post_run_capture', 'timed_out', entries[0]!.id],
+      ['pre_run_hydrate', 'timed_out', entries[1]!.id],
+    ]);
     expect(service.metrics().inFlightOperations).toBe(0);
   });
 

@@ -46,6 +46,7 @@ export function createRecordOperations(
   const options: OperationOptions = {
     ...(origin.deadlineMs === undefined ? {} : { deadlineMs: origin.deadlineMs }),
     ...(origin.readingAgentId === undefined ? {} : { readingAgentId: origin.readingAgentId }),
+    ...(origin.onOperationId === undefined ? {} : { onOperationId: origin.onOperationId }),
   };
   const scopeFields = (request: { scope?: requests.MemoryServiceScope }) => ({
     scope: request.scope ?? {},

@@ -84,6 +84,8 @@ export interface OperationOptions {
   deadlineMs?: number;
   /** The agent the results are read for when the caller is not that agent (a hydration's agent). */
   readingAgentId?: string;
+  /** Told the operation's id as it starts, so a hook can link even a failed or timed-out operation. */
+  onOperationId?: (operationId: string) => void;
 }
 
 /** What every operation returns besides its result. */
@@ -127,6 +129,7 @@ export async function runOperation<Result>(
   const started = performance.now();
   const createdAt = internals.now();
   const operationId = internals.createId('op');
+  options.onOperationId?.(operationId);
   let prepared: PreparedOperation | undefined;
   let companyId: string | undefined;
   let scope: MemoryScope | undefined;
