@@ -104,7 +104,7 @@ describeWithPostgres('memory service workers on Postgres', (url) => {
   });
 
   it('finishes on another worker a queued hook whose worker was killed mid-delivery, without capturing it again', async () => {
-    const { service, names, runs, start, waitFor } = await setUp('killed', 6, { hookTimeoutMs: 2000, providerId: 'memory' });
+    const { service, names, runs, start, waitFor } = await setUp('killed', 10, { hookTimeoutMs: 4000, providerId: 'memory' });
     const doomed = start('worker-doomed');
     await doomed.ready;
     const queued = await service.hooks.enqueue('manual_capture', system, { agentId: 'planner', text: 'hang:worker-doomed Backups run at noon.' });
@@ -114,7 +114,7 @@ describeWithPostgres('memory service workers on Postgres', (url) => {
     expect(await doomed.exited).toBe('SIGKILL');
     const survivor = start('worker-survivor');
     await survivor.ready;
-    await waitFor(`SELECT count(*) AS count FROM ${runs} WHERE state = 'finished'`, 1, 'the survivor to finish the delivery');
+    await waitFor(`SELECT count(*) AS count FROM ${runs} WHERE state = 'finished' AND worker = 'worker-survivor'`, 1, 'the survivor to finish the delivery');
     expect(await survivor.stop()).toBe(0);
 
     const deliveries = await client.query<{ receiver: string; status: string }>(
@@ -133,7 +133,7 @@ describeWithPostgres('memory service workers on Postgres', (url) => {
   });
 
   it('writes a capture once when its worker is killed after the provider wrote and before anything recorded it', async () => {
-    const { service, names, runs, records, start, waitFor } = await setUp('written', 6, { hookTimeoutMs: 2000, providerId: 'shared-table' });
+    const { service, names, runs, records, start, waitFor } = await setUp('written', 10, { hookTimeoutMs: 4000, providerId: 'shared-table' });
     const doomed = start('worker-doomed');
     await doomed.ready;
     const queued = await service.hooks.enqueue('manual_capture', system, { agentId: 'planner', text: 'hang-after-write:worker-doomed Backups run at noon.' });
@@ -142,7 +142,7 @@ describeWithPostgres('memory service workers on Postgres', (url) => {
     expect(await doomed.exited).toBe('SIGKILL');
     const survivor = start('worker-survivor');
     await survivor.ready;
-    await waitFor(`SELECT count(*) AS count FROM ${runs} WHERE state = 'finished'`, 1, 'the survivor to finish the delivery');
+    await waitFor(`SELECT count(*) AS count FROM ${runs} WHERE state = 'finished' AND worker = 'worker-survivor'`, 1, 'the survivor to finish the delivery');
     expect(await survivor.stop()).toBe(0);
 
     const written = await client.query<{ worker: string; delivery_key: string }>(`SELECT worker, delivery_key FROM ${records}`);
