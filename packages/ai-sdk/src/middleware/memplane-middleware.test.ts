@@ -1,0 +1,105 @@
+import type { MemoryService } from '@memplane/service';
+import { generateText, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createEmbeddedService } from '../test-support/embedded-service';
+import { eventLog, scriptedModel, streamingModel, systemTexts, toolCall } from '../test-support/mock-models';
+import { memplaneMiddleware } from './memplane-middleware';
+import { hydrationBlockOpen } from './prompt-parts';
+
+const agent = { companyId: 'acme', agentId: 'planner', runId: 'run-1', issueId: 'ACME-7' };
+const planner = { actor: { kind: 'agent', companyId: 'acme', agentId: 'planner' } } as const;
+
+describe('memplaneMiddleware on the embedded default (SQLite + markdown)', () => {
+  let service: MemoryService;
+  let cleanUp: () => Promise<void>;
+
+  beforeEach(async () => {
+    ({ service, cleanUp } = await createEmbeddedService());
+  });
+  afterEach(async () => cleanUp());
+
+  it('carries what turn one captured into the prompt of turn two, once, as a marked block', async () => {
+    const log = eventLog();
+    const memory = memplaneMiddleware(service, { agent, onEvent: log.onEvent });
+    const mock = scriptedModel(['Understood: deploys happen on Tuesdays after the standup.', 'They happen on Tuesdays.']);
+    const model = wrapLanguageModel({ model: mock, middleware: memory });
+
+    const first = { role: 'user' as const, content: 'We decided that deploys happen on Tuesdays after the standup.' };
+    const one = await generateText({ model, system: 'You are the planner.', messages: [first] });
+    await memory.flush();
+    expect(systemTexts(mock.doGenerateCalls[0])).toEqual(['You are the planner.']);
+
+    const question = { role: 'user' as const, content: 'When do deploys happen?' };
+    await generateText({ model, system: 'You are the planner.', messages: [first, { role: 'assistant', content: one.text }, question] });
+    await memory.flush();
+    const secondPrompt = systemTexts(mock.doGenerateCalls[1]);
+    // The app's own system prompt stays first; the block follows it, exactly once.
+    expect(secondPrompt[0]).toBe('You are the planner.');
+    expect(secondPrompt.filter((text) => text.startsWith(hydrationBlockOpen))).toHaveLength(1);
+    expect(secondPrompt[1]).toContain('Tuesdays');
+    expect(log.types()).toEqual(['hydrated', 'captured', 'hydrated', 'captured']);
+
+    // The captured turn carries its provenance: a run source, the run id, the issue and the model.
+    const records = await service.runtime(planner).list({ limit: 50 });
+    const captured = records.items.find((item) => item.text.includes('Tuesdays'));
+    expect(captured?.source).toMatchObject({ kind: 'run', runId: 'run-1', issueId: 'ACME-7', companyId: 'acme' });
+    expect(captured?.metadata).toMatchObject({ capturedBy: '@memplane/ai-sdk', modelId: 'mock-model', modelProvider: 'mock-provider' });
+    // The recalled block is never captured again.
+    expect(records.items.some((item) => item.text.includes('<memplane-memory'))).toBe(false);
+  });
+
+  it('inserts the block once when the same params pass through twice', async () => {
+    await service.runtime(planner).upsertRecords({ records: [{ text: 'The billing service deploys on Tuesdays.' }] });
+    const memory = memplaneMiddleware(service, { agent, capture: false });
+    const params = { prompt: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'When does billing deploy?' }] }] };
+    const model = scriptedModel(['x']);
+    const once = await memory.transformParams!({ type: 'generate', params, model });
+    const twice = await memory.transformParams!({ type: 'generate', params: once, model });
+    expect(twice.prompt.filter((message) => message.role === 'system')).toHaveLength(1);
+    expect(twice.prompt).toEqual(once.prompt);
+    expect(twice.prompt[0]).toMatchObject({ role: 'system', content: expect.stringContaining('billing service deploys on Tuesdays') });
+  });
+
+  it('captures a streamed reply once the stream has been read', async () => {
+    const log = eventLog();
+    const memory = memplaneMiddleware(service, { agent, onEvent: log.onEvent });
+    const model = wrapLanguageModel({ model: streamingModel(['We agreed ', 'the launch ', 'is on 2026-12-01.']), middleware: memory });
+    const result = streamText({ model, prompt: 'Remind me of the launch date we agreed on.' });
+    expect(await result.text).toBe('We agreed the launch is on 2026-12-01.');
+    await memory.flush();
+    expect(log.types()).toEqual(['hydrated', 'captured']);
+    const found = await service.runtime(planner).query({ query: 'launch date' });
+    expect(found.snippets.map((snippet) => snippet.text).join(' ')).toContain('2026-12-01');
+  });
+
+  it('recalls once per turn across tool-loop steps and captures the turn once, with its tool calls', async () => {
+    const log = eventLog();
+    const memory = memplaneMiddleware(service, { agent, capture: { includeToolCalls: true }, onEvent: log.onEvent });
+    const mock = scriptedModel([[toolCall('lookup_calendar', { team: 'billing' })], 'Billing deploys on Tuesdays at 10:00.']);
+    const model = wrapLanguageModel({ model: mock, middleware: memory });
+    const lookup = tool({ inputSchema: z.object({ team: z.string() }), execute: async () => 'Tuesday 10:00' });
+    await generateText({ model, tools: { lookup_calendar: lookup }, stopWhen: stepCountIs(3), prompt: 'When does billing deploy?' });
+    await memory.flush();
+    expect(mock.doGenerateCalls).toHaveLength(2);
+    expect(log.events.filter((event) => event.type === 'hydrated').map((event) => (event.type === 'hydrated' ? event.cached : undefined))).toEqual([false, true]);
+    expect(log.types().filter((type) => type === 'captured')).toHaveLength(1);
+    const operations = await service.explorer({ actor: { kind: 'company', companyId: 'acme' } }).listOperations({ runId: 'run-1' });
+    expect(operations.items.filter((entry) => entry.operation === 'capture')).toHaveLength(1);
+  });
+
+  it('tells the host when the binding does not take run captures', async () => {
+    await service.control({ actor: { kind: 'company', companyId: 'acme' } }).updateBinding('default', { hooks: { postRunCapture: false } });
+    const log = eventLog();
+    const memory = memplaneMiddleware(service, { agent, hydrate: false, onEvent: log.onEvent });
+    await generateText({ model: wrapLanguageModel({ model: scriptedModel(['Fine.']), middleware: memory }), prompt: 'Our standup is at nine.' });
+    await memory.flush();
+    expect(log.events).toEqual([expect.objectContaining({ type: 'capture-skipped', reason: expect.stringContaining('postRunCapture off') })]);
+  });
+
+  it('refuses bad settings with a typed error naming the field', () => {
+    expect(() => memplaneMiddleware(service, { agent: { companyId: '', agentId: 'planner' } })).toThrow(expect.objectContaining({ code: 'MEMORY_VALIDATION', message: expect.stringContaining('agent.companyId') }));
+    expect(() => memplaneMiddleware(service, { agent, hydrate: { timeoutMs: -1 } })).toThrow(expect.objectContaining({ code: 'MEMORY_VALIDATION' }));
+    expect(() => memplaneMiddleware(service, { agent: { ...agent, extra: 'x' } as never })).toThrow(expect.objectContaining({ code: 'MEMORY_VALIDATION' }));
+  });
+});

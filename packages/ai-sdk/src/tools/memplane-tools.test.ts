@@ -1,0 +1,110 @@
+import type { MemoryService } from '@memplane/service';
+import { generateText, stepCountIs } from 'ai';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { acmeAdmin, createEmbeddedService } from '../test-support/embedded-service';
+import { scriptedModel, toolCall } from '../test-support/mock-models';
+import { memplaneTools, type MemplaneToolOutput } from './memplane-tools';
+
+const planner = { companyId: 'acme', agentId: 'planner', runId: 'run-5', issueId: 'ACME-3' };
+
+describe('memplaneTools', () => {
+  let service: MemoryService;
+  let cleanUp: () => Promise<void>;
+
+  beforeEach(async () => {
+    ({ service, cleanUp } = await createEmbeddedService());
+    // Another company with its own memory: nothing of it may ever reach acme's agent.
+    const globex = service.control({ actor: { kind: 'company', companyId: 'globex' } });
+    await globex.createBinding({ key: 'default', providerId: 'markdown' });
+    await globex.setTarget({ targetType: 'company' }, 'default');
+    await service.runtime({ actor: { kind: 'agent', companyId: 'globex', agentId: 'scout' } }).upsertRecords({ records: [{ text: 'Globex secret: the merger closes in March.' }] });
+  });
+  afterEach(async () => cleanUp());
+
+  /** Runs one tool-loop turn in which the model makes `calls`, and returns each tool output. */
+  async function modelCalls(tools: ReturnType<typeof memplaneTools>, calls: ReturnType<typeof toolCall>[], experimentalContext?: unknown) {
+    const result = await generateText({
+      model: scriptedModel([calls, 'Done.']),
+      tools,
+      stopWhen: stepCountIs(2),
+      prompt: 'Go.',
+      ...(experimentalContext === undefined ? {} : { experimental_context: experimentalContext }),
+    });
+    const [first] = result.steps;
+    return {
+      outputs: (first?.toolResults ?? []).map((entry) => (entry as { output: unknown }).output as MemplaneToolOutput),
+      errors: (first?.content ?? []).filter((part) => part.type === 'tool-error'),
+      modelSaw: JSON.stringify(result.response.messages),
+    };
+  }
+
+  it('are the six tools of the MCP server, with strict schemas and dot-free names', () => {
+    const tools = memplaneTools(service, { agent: planner });
+    expect(Object.keys(tools)).toEqual(['memory_search', 'memory_note', 'memory_forget', 'memory_correct', 'memory_list', 'memory_get']);
+    for (const entry of Object.values(tools)) {
+      expect((entry.inputSchema as { jsonSchema: { additionalProperties?: unknown } }).jsonSchema.additionalProperties).toBe(false);
+    }
+    expect(Object.keys(memplaneTools(service, { agent: planner, capabilities: { profile: true, asyncExtraction: true } }))).toEqual(
+      expect.arrayContaining(['memory_profile', 'memory_jobs']),
+    );
+    expect(Object.keys(memplaneTools(service, { agent: planner, only: ['memory_search', 'memory_get'] }))).toEqual(['memory_search', 'memory_get']);
+  });
+
+  it('note, search, correct, get, list and forget as the agent, each a logged operation', async () => {
+    const tools = memplaneTools(service, { agent: planner });
+    const noted = await modelCalls(tools, [toolCall('memory_note', { text: 'The billing service deploys on Tuesdays.', kind: 'decision' })]);
+    expect(noted.outputs[0]).toMatchObject({ ok: true, content: expect.stringMatching(/^Noted as markdown:/) });
+    const recordId = (noted.outputs[0] as { data: { recordIds: string[] } }).data.recordIds[0]!;
+
+    const found = await modelCalls(tools, [toolCall('memory_search', { query: 'billing deploys' })]);
+    expect(found.outputs[0]?.content).toContain('The billing service deploys on Tuesdays.');
+    expect(found.modelSaw).not.toContain('Globex');
+
+    const corrected = await modelCalls(tools, [toolCall('memory_correct', { recordId, text: 'The billing service deploys on Wednesdays.' })]);
+    expect(corrected.outputs[0]).toMatchObject({ ok: true });
+    // markdown keeps the history: the correction is the record the tool names now.
+    const current = (corrected.outputs[0] as { data: { recordId: string } }).data.recordId;
+    expect((await modelCalls(tools, [toolCall('memory_get', { recordId: current })])).outputs[0]?.content).toContain('Wednesdays');
+    expect((await modelCalls(tools, [toolCall('memory_list', {})])).outputs[0]?.content).toContain('Wednesdays');
+    expect((await modelCalls(tools, [toolCall('memory_forget', { recordIds: [current] })])).outputs[0]).toMatchObject({ ok: true });
+    expect((await modelCalls(tools, [toolCall('memory_get', { recordId: current })])).outputs[0]?.content).toBe('Not found.');
+
+    await service.flush();
+    const log = await service.explorer(acmeAdmin).listOperations({ runId: 'run-5' });
+    expect(log.items.map((entry) => entry.operation).reverse()).toEqual(['record_upsert', 'query', 'correct', 'get', 'list', 'forget', 'get']);
+    expect(log.items.every((entry) => entry.actor.kind === 'agent' && entry.actor.id === 'planner')).toBe(true);
+  });
+
+  it('refuse a model that passes another company or agent, and write nothing', async () => {
+    const tools = memplaneTools(service, { agent: planner });
+    const attack = await modelCalls(tools, [
+      toolCall('memory_search', { query: 'merger', companyId: 'globex' }, 'c1'),
+      toolCall('memory_note', { text: 'Planted into globex.', companyId: 'globex', agentId: 'scout' }, 'c2'),
+      toolCall('memory_list', { scope: { companyId: 'globex' } }, 'c3'),
+    ]);
+    expect(attack.outputs).toHaveLength(3);
+    for (const output of attack.outputs) expect(output).toMatchObject({ ok: false, error: { code: 'MEMORY_VALIDATION' } });
+    expect(attack.outputs[0]?.content).toContain('companyId');
+    expect(attack.modelSaw).not.toContain('merger closes');
+
+    await service.flush();
+    expect((await service.explorer(acmeAdmin).listOperations({})).items).toEqual([]);
+    const globex = await service.runtime({ actor: { kind: 'company', companyId: 'globex' } }).list({ limit: 50 });
+    expect(globex.items.map((item) => item.text)).toEqual(['Globex secret: the merger closes in March.']);
+  });
+
+  it('take the agent from the call context, checked on every call', async () => {
+    const tools = memplaneTools(service, { agent: (context) => (context as { agent: unknown }).agent as typeof planner });
+    const noted = await modelCalls(tools, [toolCall('memory_note', { text: 'Standups are at nine.' })], { agent: planner });
+    expect(noted.outputs[0]).toMatchObject({ ok: true });
+    // A host bug that hands over a malformed agent fails the call; it never runs as someone else.
+    const broken = await modelCalls(tools, [toolCall('memory_search', { query: 'standups' })], { agent: { companyId: 'acme' } });
+    expect(broken.outputs).toEqual([]);
+    expect(broken.errors).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: 'MEMORY_VALIDATION' }) })]);
+  });
+
+  it('refuse bad settings with a typed error naming the field', () => {
+    expect(() => memplaneTools(service, { agent: { companyId: 'acme' } as never })).toThrow(expect.objectContaining({ code: 'MEMORY_VALIDATION', message: expect.stringContaining('agent.agentId') }));
+    expect(() => memplaneTools(service, null as never)).toThrow(expect.objectContaining({ code: 'MEMORY_VALIDATION' }));
+  });
+});
