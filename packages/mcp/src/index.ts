@@ -3,3 +3,8 @@ export { createMemplaneMcpServer, profileResourceUri, toolContextOf, toolsFor, t
 export { createCapabilityTools, type McpCapabilityTool } from './mcp-extra-tools';
 export { mcpOutputSchemas, type McpToolName } from './mcp-output-schemas';
 export { VERSION } from './version';
+export { startMemplaneMcpHttpServer, type MemplaneMcpHttpOptions, type MemplaneMcpHttpServer } from './mcp-http-server';
+export { hostAllowed, isLoopbackAddress, loopbackHostnames, originAllowed } from './mcp-http-guards';
+export { openMcpTokenFile, tokenFileName, type McpTokenFile, type McpTokenGrant, type McpTokenRecord } from './mcp-token-file';
+export { applyBindingsConfig, ensureDefaultBinding, mcpBindingsConfigSchema, readBindingsConfig, type McpBindingsConfig } from './mcp-bindings-config';
+export { openEmbeddedService, sqliteFileName, type EmbeddedServiceOptions } from './mcp-embedded-service';

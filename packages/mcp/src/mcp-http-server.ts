@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MemoryValidationError, type MemoryAdapterCapabilities } from '@memplane/core';
+import type { MemoryService } from '@memplane/service';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpBoundScope } from './mcp-bound-scope';
+import { bearerTokenOf, hostAllowed, isLoopbackAddress, loopbackHostnames, originAllowed, refuse } from './mcp-http-guards';
+import { createMemplaneMcpServer } from './mcp-server';
+
+/** Settings of {@link startMemplaneMcpHttpServer}. */
+export interface MemplaneMcpHttpOptions {
+  /** The memory service every call goes through. */
+  service: MemoryService;
+  /** Maps a bearer token to the company and agent it acts as; undefined refuses it (401). */
+  verifyToken(token: string): Promise<(McpBoundScope & { tokenId: string }) | undefined>;
+  /** Runs once per company before its first session (the zero-config default binding). */
+  prepareCompany?(companyId: string): Promise<void>;
+  /** The address to bind. Default `127.0.0.1`. */
+  host?: string;
+  /** The port; 0 picks a free one. Default 8765. */
+  port?: number;
+  /** The path of the endpoint. Default `/mcp`. */
+  path?: string;
+  /**
+   * The `Host` names accepted (port-agnostic). Default: the loopback names when bound to
+   * loopback. Binding anywhere else requires naming them.
+   */
+  allowedHosts?: string[];
+  /** Exact browser origins accepted besides loopback ones (`https://app.example.com`). Default none. */
+  allowedOrigins?: string[];
+  /** The most sessions open at once; more are refused with 503. Default 100. */
+  maxSessions?: number;
+}
+
+/** A running HTTP endpoint. */
+export interface MemplaneMcpHttpServer {
+  /** The endpoint's URL, such as `http://127.0.0.1:8765/mcp`. */
+  url: string;
+  /** Closes every session and the listener. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  tokenId: string;
+}
+
+/**
+ * Serves the MCP tools over Streamable HTTP. Every request passes, in order: the `Host` check
+ * and the `Origin` check (DNS rebinding), the bearer token (401 without a valid one), and for
+ * an open session the token that opened it (403 for any other token, so a session id never
+ * carries one company's scope to another token). Each session is bound to its token's
+ * company and agent, and the client that opened it.
+ */
+export async function startMemplaneMcpHttpServer(options: MemplaneMcpHttpOptions): Promise<MemplaneMcpHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const maxSessions = options.maxSessions ?? 100;
+  const loopback = isLoopbackAddress(host);
+  if (!loopback && (options.allowedHosts === undefined || options.allowedHosts.length === 0)) {
+    throw new MemoryValidationError({
+      target: 'HTTP server settings',
+      issues: [{ path: 'allowedHosts', message: `is required when binding ${host}, which is not loopback: name the hostnames clients use` }],
+    });
+  }
+  const allowedHosts = (options.allowedHosts ?? [...loopbackHostnames]).map((name) => name.toLowerCase());
+  const allowedOrigins = options.allowedOrigins ?? [];
+  const sessions = new Map<string, Session>();
+  const prepared = new Map<string, Promise<void>>();
+
+  async function capabilitiesOf(scope: McpBoundScope): Promise<MemoryAdapterCapabilities> {
+    const prepare = prepared.get(scope.companyId) ?? options.prepareCompany?.(scope.companyId) ?? Promise.resolve();
+    prepared.set(scope.companyId, prepare);
+    await prepare;
+    try {
+      const control = options.service.control({ actor: { kind: 'system', component: 'memplane-mcp' }, companyId: scope.companyId });
+      return (await control.resolve(scope.agentId)).binding.capabilities;
+    } catch {
+      // No binding yet: the six tools are offered, and each call says what is missing.
+      return {};
+    }
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!hostAllowed(request.headers.host, allowedHosts)) return refuse(response, 403, 'Forbidden: the Host header is not an allowed name');
+    if (!originAllowed(request.headers.origin, allowedOrigins, loopback)) return refuse(response, 403, 'Forbidden: the Origin is not allowed');
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return refuse(response, 404, 'Not found');
+    const token = bearerTokenOf(request);
+    const scope = token === undefined ? undefined : await options.verifyToken(token);
+    if (scope === undefined) {
+      return refuse(response, 401, 'Unauthorized: a valid bearer token is required', {
+        'www-authenticate': `Bearer error="invalid_token", error_description="${token === undefined ? 'missing bearer token' : 'unknown, revoked or expired token'}"`,
+      });
+    }
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (session === undefined) return refuse(response, 404, 'Session not found');
+      if (session.tokenId !== scope.tokenId) return refuse(response, 403, 'Forbidden: the session belongs to another token');
+      return session.transport.handleRequest(request, response);
+    }
+    if (sessions.size >= maxSessions) return refuse(response, 503, 'Too many open sessions');
+    const { tokenId, ...bound } = scope;
+    const server = createMemplaneMcpServer({ service: options.service, scope: bound, capabilities: await capabilitiesOf(bound) });
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server, tokenId });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(request, response);
+    // A first request that was not an initialize opened no session: nothing to keep.
+    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await server.close();
+  }
+
+  const listener = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) refuse(response, 500, 'Internal error');
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolveListen, rejectListen) => {
+    listener.once('error', rejectListen);
+    listener.listen(options.port ?? 8765, host, () => resolveListen());
+  });
+  const address = listener.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}${path}`,
+    async close() {
+      await Promise.all([...sessions.values()].map((session) => session.server.close()));
+      sessions.clear();
+      listener.closeAllConnections();
+      await new Promise<void>((resolveClose) => listener.close(() => resolveClose()));
+    },
+  };
+}
