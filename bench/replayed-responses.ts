@@ -41,7 +41,7 @@ function bodyKey(body: unknown): string {
 
 /**
  * A `fetch` that replays: the first request of each kind goes through `realFetch` (to the
- * fake over loopback HTTP) and is recorded; later ones get a new `Response` over the recorded
+ * provider fake) and is recorded; later ones get a new `Response` over the recorded
  * bytes. The signal is honoured only while recording: a replayed answer is immediate.
  */
 export function replayingFetch(realFetch: typeof fetch, replay = new ResponseReplay()): typeof fetch {
@@ -81,7 +81,7 @@ async function readAll(body: unknown): Promise<Uint8Array> {
 /**
  * The same replay for an AWS SDK v3 client, as middleware at the end of the deserialize step:
  * it sees the signed request and the raw response. The first request of each kind goes to
- * the fake over loopback HTTP and is recorded; later ones get the recorded status, headers and
+ * the provider fake and is recorded; later ones get the recorded status, headers and
  * a fresh copy of the bytes, which the SDK's deserialiser reads like a collected stream.
  */
 export function replayAwsResponses(client: { middlewareStack: { add: (...args: never[]) => void } }, replay = new ResponseReplay()): void {
