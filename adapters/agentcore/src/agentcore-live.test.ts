@@ -3,6 +3,7 @@ import { BedrockAgentCoreClient, ListMemoryRecordsCommand } from '@aws-sdk/clien
 import type { MemoryAdapter, MemoryRecordHandle, MemoryScope } from '@memplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAgentCoreAdapter } from './agentcore-adapter';
+import { setupAgentCoreMemory } from './agentcore-memory-setup';
 
 /**
  * The live tier: runs against a real AgentCore memory when its credentials are set, and is
@@ -49,6 +50,55 @@ describe('AgentCore live tier', () => {
 
   afterAll(async () => {
     for (const { handle, scope } of written) await adapter.forget([handle], scope);
+  });
+
+  it('runs on a memory that declares the indexed keys the adapter filters on', async () => {
+    // A dry run only reads: the live tier never declares keys on your memory, which cannot be undone.
+    const plan = await setupAgentCoreMemory({ memoryId, ...(region === undefined ? {} : { region }), dryRun: true });
+    expect(plan.added, `run: memplane agentcore setup --memory-id ${memoryId}`).toEqual([]);
+  });
+
+  it('filters a scope that names every field within 5 metadata filters, and a caller metadataFilter after retrieval', { timeout: 120_000 }, async () => {
+    const scope = { companyId: `${run}-f`, agentId: 'planner', projectId: 'p', issueId: 'i', runId: 'r', subjectId: 's', sessionKey: 'k', namespace: 'n' };
+    await write(scope, `Filtered record of ${run}: the on-call rota changes on Mondays.`);
+    await write({ ...scope, runId: 'other' }, `Other run of ${run}: the on-call rota changes on Mondays.`);
+    await write({ ...scope, sessionKey: 'other' }, `Other session of ${run}: the on-call rota changes on Mondays.`);
+    const texts = async () => (await adapter.list({ bindingKey: 'live', scope })).items.map((item) => item.text);
+    await expect.poll(texts, eventually).toEqual([`Filtered record of ${run}: the on-call rota changes on Mondays.`]);
+    const queried = async () => (await adapter.query({ bindingKey: 'live', scope, query: 'on-call rota' })).snippets.map((snippet) => snippet.text);
+    await expect.poll(queried, eventually).toEqual([`Filtered record of ${run}: the on-call rota changes on Mondays.`]);
+    const byProject = await adapter.list({ bindingKey: 'live', scope: { companyId: scope.companyId, projectId: 'p' }, metadataFilter: { run } });
+    expect(byProject.items).toHaveLength(3);
+  });
+
+  it('returns topK above the 20 AgentCore returns per call by default', { timeout: 180_000 }, async () => {
+    const scope = { companyId: `${run}-k` };
+    const result = await adapter.upsertRecords({
+      bindingKey: 'live',
+      scope,
+      records: Array.from({ length: 30 }, (_, index) => ({ text: `Deploy note ${index} of ${run}: deploys need a green build.`, metadata: { run } })),
+    });
+    expect(result.failures).toBeUndefined();
+    for (const handle of result.records ?? []) written.push({ handle, scope });
+    await expect.poll(async () => (await adapter.query({ bindingKey: 'live', scope, query: 'deploy note green build', topK: 25 })).snippets.length, eventually).toBe(25);
+  });
+
+  it('captures through CreateEvent, reads the event back and forgets it', { timeout: 120_000 }, async () => {
+    const scope = { companyId: `${run}-c`, agentId: 'planner', sessionKey: 'thread-1' };
+    const captured = await adapter.capture({
+      bindingKey: 'live',
+      scope,
+      source: { kind: 'run', companyId: scope.companyId, runId: 'run-1' },
+      payload: { text: `Captured in ${run}: the team prefers small pull requests.` },
+      metadata: { run },
+    });
+    const handle = captured.records?.[0] as MemoryRecordHandle;
+    expect(handle.providerRecordId).toMatch(/^event:/);
+    const event = await adapter.get(handle, scope);
+    expect(event).toMatchObject({ text: `Captured in ${run}: the team prefers small pull requests.`, metadata: { run } });
+    expect(await adapter.get(handle, { companyId: `${run}-other` })).toBeNull();
+    await adapter.forget([handle], scope);
+    await expect.poll(async () => adapter.get(handle, scope), eventually).toBeNull();
   });
 
   it('writes, reads, corrects and forgets a record with its provenance', { timeout: 120_000 }, async () => {
