@@ -101,6 +101,18 @@ describe('markdown forget means gone', () => {
     expect(filesHolding(root, [secret])).toEqual([]);
   });
 
+  it('cuts a short forgotten text out of a resource wherever it occurs, inside longer words too', async () => {
+    const root = temporary.root();
+    const adapter = temporary.open({ root });
+    const scope = { companyId: 'acme' };
+    await adapter.capture({ bindingKey, scope, source, payload: { text: 'The Adapter team met Ada on Monday. Ada approved the Adapters.' } });
+    const { records } = await adapter.upsertRecords({ bindingKey, scope, records: [{ text: 'Ada' }] });
+    await adapter.forget(records!, scope);
+    const resources = readFileSync(everyFile(join(root, 'companies')).find((file) => file.includes('resources'))!, 'utf8');
+    expect(resources).toContain('The pter team met  on Monday.  approved the pters.');
+    expect(resources).not.toContain('Ada');
+  });
+
   it('erases an upserted record from a resource captured with the same text in the scope', async () => {
     const root = temporary.root();
     const adapter = temporary.open({ root });

@@ -57,7 +57,9 @@ function versionChain(sections: MarkdownSection[], id: string): Set<string> {
 }
 
 /**
- * A resource with every passage of the erased records cut out. A resource the records cite as
+ * A resource with every passage of the erased records cut out, wherever it occurs, inside longer
+ * words too: the residue may suffer when a very short text is forgotten, the promise may not.
+ * A resource the records cite as
  * evidence, in which none of their texts or quotes can be found (an extractor that paraphrased),
  * cannot be proven clean, so it is dropped whole; so is one left blank.
  */
