@@ -5,7 +5,8 @@ const preset = libraryPreset(process.cwd());
 
 export default defineConfig([
   // The store support is a subpath of its own: what store packages share, kept out of the main entry.
-  { ...preset, entry: ['src/index.ts', 'src/store-support.ts'] },
+  // shims: the CommonJS build needs `import.meta.url` to load the optional better-sqlite3 lazily.
+  { ...preset, entry: ['src/index.ts', 'src/store-support.ts'], shims: true },
   {
     ...preset,
     entry: ['src/testing.ts'],

@@ -27,6 +27,7 @@ export {
 } from './bindings/memory-binding';
 export { isSecretReference, type SecretEnvironmentAllowList, type SecretReference, type SecretResolver } from './bindings/secret-reference';
 export { MemoryBindingRefusedError, type MemoryBindingRefusalRule } from './errors/memory-binding-refused-error';
+export { MemoryMissingPackageError } from './errors/memory-missing-package-error';
 export { officialProviderEndpoints, type MemoryDestinationPolicy } from './security/provider-destinations';
 export { redactedText } from './security/secret-redactor';
 export type { MemoryProviderRegistration } from './providers/register-provider';

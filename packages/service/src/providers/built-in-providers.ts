@@ -1,7 +1,8 @@
-import { createMarkdownAdapter, type MarkdownAdapterSettings } from '@memplane/markdown';
+import type { MarkdownAdapterSettings } from '@memplane/markdown';
 import { createMemoryAdapter, type MemoryAdapterSettings } from '@memplane/memory';
 import { z } from 'zod';
 import { MemoryBindingRefusedError } from '../errors/memory-binding-refused-error';
+import { isMissingPackage, MemoryMissingPackageError } from '../errors/memory-missing-package-error';
 import { confinePath } from '../security/confined-path';
 import type { MemoryProviderBuildContext, MemoryProviderFactory } from './memory-provider-factory';
 import { secretReferenceSchema } from './secret-reference-schema';
@@ -59,11 +60,31 @@ export const markdownProviderFactory: MemoryProviderFactory = {
   checkConfig: (config, context) => {
     markdownRoot(config.root, context);
   },
-  create: (config, context) => {
+  create: async (config, context) => {
     const { root, ...rest } = config;
-    return createMarkdownAdapter({ ...(rest as Omit<MarkdownAdapterSettings, 'root'>), root: markdownRoot(root, context) });
+    const settings = { ...(rest as Omit<MarkdownAdapterSettings, 'root'>), root: markdownRoot(root, context) };
+    const { createMarkdownAdapter } = await importMarkdownPackage();
+    return createMarkdownAdapter(settings);
   },
 };
+
+/**
+ * `@memplane/markdown` is an optional peer dependency (it brings better-sqlite3, which compiles
+ * native code), loaded when a markdown binding is first built. Not installed, the binding
+ * fails with `MemoryMissingPackageError` naming it.
+ */
+export async function importMarkdownPackage(
+  load: (packageName: string) => Promise<unknown> = (packageName) => import(packageName),
+): Promise<typeof import('@memplane/markdown')> {
+  try {
+    return (await load('@memplane/markdown')) as typeof import('@memplane/markdown');
+  } catch (cause) {
+    if (isMissingPackage(cause, '@memplane/markdown')) {
+      throw new MemoryMissingPackageError({ packageName: '@memplane/markdown', feature: 'The built-in markdown provider', cause });
+    }
+    throw cause;
+  }
+}
 
 /** The providers every service has without registration. */
 export const builtInProviderFactories: readonly MemoryProviderFactory[] = [memoryProviderFactory, markdownProviderFactory];

@@ -1,7 +1,8 @@
-import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { MemoryConfigurationError } from '@memplane/core';
 import type { MemoryStorePage, MemoryStorePageRequest } from '../memory-service-records';
 import { bindValue, copyFilterQuery, type StoreFilterQuery } from '../support/store-filters';
+import { loadSqliteDriver } from './sqlite-driver';
 
 type Row = Record<string, unknown>;
 
@@ -21,6 +22,7 @@ export interface SqliteConnection {
 
 /** Opens the file (or `:memory:`) with WAL journaling for files and a busy timeout for other writers. */
 export function openSqliteConnection(filename: string, busyTimeoutMs: number): SqliteConnection {
+  const BetterSqlite3 = loadSqliteDriver();
   let database: Database | undefined;
   try {
     database = new BetterSqlite3(filename);
