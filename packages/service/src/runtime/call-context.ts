@@ -21,6 +21,12 @@ export interface MemoryCallContext {
    * `included_in_run` inside a heartbeat run, else `untracked`.
    */
   attributionMode?: MemoryAttributionMode;
+  /**
+   * The program the call came through, as it names itself: an MCP client (`claude-code`), an
+   * app. Logged on every operation as `details.client`, beside the actor. It is a label for the
+   * audit trail, never an identity: the actor alone decides what the call may reach.
+   */
+  client?: { name: string; version?: string };
 }
 
 export const memoryCallContextSchema = z.strictObject({
@@ -29,6 +35,7 @@ export const memoryCallContextSchema = z.strictObject({
   heartbeatRunId: identifierSchema.optional(),
   costEventId: identifierSchema.optional(),
   attributionMode: z.enum(['billed_directly', 'included_in_run', 'external_invoice', 'untracked']).optional(),
+  client: z.strictObject({ name: identifierSchema, version: identifierSchema.optional() }).optional(),
 });
 
 /** Validates a call context; a bad one throws `MemoryValidationError` naming the field (`context.actor.kind`). */

@@ -153,7 +153,9 @@ export async function runOperation<Result>(
       ...(source === undefined ? {} : { source: source as MemorySourceRef }),
       ...(prepared?.hook === undefined ? {} : { hookKind: prepared.hook.hookKind, hookId: prepared.hook.hookId }),
       ...(context.heartbeatRunId === undefined ? {} : { heartbeatRunId: context.heartbeatRunId }),
-      ...(prepared?.details === undefined ? {} : { details: prepared.details }),
+      ...(prepared?.details === undefined && context.client === undefined
+        ? {}
+        : { details: { ...prepared?.details, ...(context.client === undefined ? {} : { client: context.client }) } }),
       ...entry,
     };
     return internals.logWriter.append(full);

@@ -94,6 +94,18 @@ describe('agent tools', () => {
     expect(widening).toMatchObject({ isError: true, error: { code: 'MEMORY_VALIDATION' } });
   });
 
+  it('log the client a call came through beside the actor, and refuse a malformed one', async () => {
+    const viaClient = { ...planner, client: { name: 'claude-code', version: '2.1.0' } };
+    succeeded(await call('memory.note', { text: 'Standups are at nine.' }, viaClient));
+    succeeded(await call('memory.search', { query: 'standups' }, viaClient));
+    const log = await service.explorer(as(actors.acmeAdmin)).listOperations({ runId: 'run-3' });
+    expect(log.items.map((entry) => [entry.actor, entry.details?.client])).toEqual([
+      [{ kind: 'agent', id: 'planner' }, { name: 'claude-code', version: '2.1.0' }],
+      [{ kind: 'agent', id: 'planner' }, { name: 'claude-code', version: '2.1.0' }],
+    ]);
+    await expect(call('memory.search', { query: 'x' }, { ...planner, client: { name: 'bad\u0000name' } })).rejects.toMatchObject({ code: 'MEMORY_VALIDATION' });
+  });
+
   it('answer bad input and memory errors with an error result the model can read', async () => {
     const badInput = await call('memory.search', { query: '', extra: true });
     expect(badInput).toMatchObject({ isError: true, error: { code: 'MEMORY_VALIDATION' } });
