@@ -1,6 +1,7 @@
 export { memplaneAgentSchema, parseAgent, type MemplaneAgent } from './memplane-agent';
 export {
   memplaneTools,
+  type MemplaneTool,
   type MemplaneToolName,
   type MemplaneToolOutput,
   type MemplaneToolSet,

@@ -32,7 +32,7 @@ describe('memplaneTools', () => {
     });
     const [first] = result.steps;
     return {
-      outputs: (first?.toolResults ?? []).map((entry) => (entry as { output: unknown }).output as MemplaneToolOutput),
+      outputs: (first?.toolResults ?? []).map((entry) => entry.output as MemplaneToolOutput),
       errors: (first?.content ?? []).filter((part) => part.type === 'tool-error'),
       modelSaw: JSON.stringify(result.response.messages),
     };
@@ -44,6 +44,8 @@ describe('memplaneTools', () => {
     for (const entry of Object.values(tools)) {
       expect((entry.inputSchema as { jsonSchema: { additionalProperties?: unknown } }).jsonSchema.additionalProperties).toBe(false);
     }
+    expect(tools.memory_forget?.metadata).toEqual({ memplane: { readOnly: false, destructive: true } });
+    expect(tools.memory_search?.metadata).toEqual({ memplane: { readOnly: true, destructive: false } });
     expect(Object.keys(memplaneTools(service, { agent: planner, capabilities: { profile: true, asyncExtraction: true } }))).toEqual(
       expect.arrayContaining(['memory_profile', 'memory_jobs']),
     );

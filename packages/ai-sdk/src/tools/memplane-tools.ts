@@ -20,8 +20,11 @@ export type MemplaneToolOutput =
   | { ok: true; content: string; data: unknown; operationId?: string }
   | { ok: false; content: string; error: { code: string; message: string } };
 
-/** The AI SDK tools `memplaneTools` returns, by wire name. */
-export type MemplaneToolSet = Partial<Record<MemplaneToolName, Tool<Record<string, unknown>, MemplaneToolOutput>>>;
+/** One memplane tool for the AI SDK. */
+export type MemplaneTool = Tool<Record<string, unknown>, MemplaneToolOutput>;
+
+/** The AI SDK tools `memplaneTools` returns, by wire name ({@link MemplaneToolName}); which ones depends on the options. */
+export type MemplaneToolSet = Record<string, MemplaneTool>;
 
 /** Settings of {@link memplaneTools}. */
 export interface MemplaneToolsOptions {
@@ -43,7 +46,7 @@ export interface MemplaneToolsOptions {
 
 const readOnly = new Set<MemplaneToolName>(['memory_search', 'memory_list', 'memory_get', 'memory_profile', 'memory_jobs']);
 
-function toAiTool(definition: MemoryToolDefinition, resolveAgent: (context: unknown) => Promise<MemplaneAgent>): Tool<Record<string, unknown>, MemplaneToolOutput> {
+function toAiTool(definition: MemoryToolDefinition, resolveAgent: (context: unknown) => Promise<MemplaneAgent>): MemplaneTool {
   return tool<Record<string, unknown>, MemplaneToolOutput>({
     description: definition.description,
     // The strict JSON Schema goes to the provider (additionalProperties: false); the service
