@@ -44,6 +44,8 @@ export function callWithDeadline<Result>(
       signal?.abort(error);
       reject(error);
     }, timeoutMs);
+    // A waiting deadline never keeps a process alive on its own.
+    (timer as { unref?: () => void }).unref?.();
   });
   // A call that fails after its deadline must not surface as an unhandled rejection.
   call.catch(() => undefined);
