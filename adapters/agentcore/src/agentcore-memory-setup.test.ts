@@ -103,14 +103,22 @@ describe('memplane agentcore setup', () => {
     expect(environment.fake.indexedKeys.size).toBe(7);
   });
 
-  it('answers usage errors with exit code 2 and typed failures with exit code 1', async () => {
+  it('answers usage and configuration errors with exit code 2, failures of AgentCore with 1, and --help with 0', async () => {
     const missing = capture();
     expect(await agentCoreCommand.run(['setup'], missing.output)).toBe(2);
-    expect(missing.stderr()).toMatch(/--memory-id is required/);
-    const unknown = capture();
-    expect(await agentCoreCommand.run(['teardown'], unknown.output)).toBe(2);
-    const failed = capture();
-    expect(await agentCoreCommand.run(['setup', '--memory-id', 'bad id', '--region', testRegion], failed.output)).toBe(1);
-    expect(failed.stderr()).toMatch(/^MEMORY_VALIDATION/);
+    expect(missing.stderr()).toMatch(/--memory-id <id>' not specified/);
+    expect(await agentCoreCommand.run(['teardown'], capture().output)).toBe(2);
+    expect(await agentCoreCommand.run([], capture().output)).toBe(2);
+    const invalid = capture();
+    expect(await agentCoreCommand.run(['setup', '--memory-id', 'bad id', '--region', testRegion], invalid.output)).toBe(2);
+    expect(invalid.stderr()).toMatch(/MEMORY_VALIDATION/);
+    vi.stubEnv('AWS_ACCESS_KEY_ID', credentials.accessKeyId);
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', credentials.secretAccessKey);
+    const absent = capture();
+    expect(await agentCoreCommand.run(['setup', '--memory-id', 'missing_memory-AbCdEf0123', '--region', testRegion], absent.output)).toBe(1);
+    expect(absent.stderr()).toMatch(/MEMORY_API_CALL.*404/);
+    const help = capture();
+    expect(await agentCoreCommand.run(['setup', '--help'], help.output)).toBe(0);
+    expect(help.stdout()).toMatch(/--dry-run/);
   });
 });
