@@ -64,6 +64,8 @@ describe('the MCP server over the service tools', () => {
     const log = await service.explorer({ actor: { kind: 'company', companyId: 'acme' } }).listOperations({ runId: 'run-9' });
     expect(log.items.map((entry) => entry.operation).reverse()).toEqual(['record_upsert', 'query', 'correct', 'get', 'forget', 'get']);
     expect(new Set(log.items.map((entry) => `${entry.actor.kind}:${entry.actor.id}`))).toEqual(new Set(['agent:planner']));
+    // The MCP client, as it named itself in initialize, is logged beside the agent on every operation.
+    expect(log.items.map((entry) => entry.details?.client)).toEqual(log.items.map(() => ({ name: 'test-client', version: '1.0.0' })));
     expect(log.items.every((entry) => entry.scope.companyId === 'acme')).toBe(true);
   });
 

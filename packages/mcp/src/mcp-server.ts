@@ -68,6 +68,16 @@ export function toolContextOf(scope: McpBoundScope): MemoryToolContext {
   };
 }
 
+/** The client's self-given name and version, cleaned to what the log accepts (no control characters, bounded), or undefined. */
+export function clientLabelOf(implementation: { name?: unknown; version?: unknown } | undefined): { name: string; version?: string } | undefined {
+  // eslint-disable-next-line no-control-regex
+  const clean = (value: unknown) => (typeof value === 'string' ? value.replace(/[\u0000-\u001f\u007f-\u009f\ud800-\udfff]/g, '').trim().slice(0, 100) : '');
+  const name = clean(implementation?.name);
+  if (name === '') return undefined;
+  const version = clean(implementation?.version);
+  return version === '' ? { name } : { name, version };
+}
+
 /** The tools a binding with these capabilities gets, by wire name. */
 export function toolsFor(service: McpServiceHost, capabilities: MemoryAdapterCapabilities = {}): Map<McpToolName, MemoryToolDefinition> {
   const optional = createCapabilityTools(service).filter((tool) => capabilities[tool.requires] === true);
@@ -89,6 +99,11 @@ export function createMemplaneMcpServer(options: MemplaneMcpServerOptions): Serv
     { capabilities: { tools: {}, ...(offersProfile ? { resources: {} } : {}) }, instructions },
   );
   const context = toolContextOf(scope);
+  // The client names itself in initialize; the log records it beside the agent, as a label only.
+  const callContext = (): MemoryToolContext => {
+    const client = clientLabelOf(server.getClientVersion());
+    return client === undefined ? context : { ...context, client };
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...tools.entries()].map(([name, tool]) => ({
@@ -106,7 +121,7 @@ export function createMemplaneMcpServer(options: MemplaneMcpServerOptions): Serv
     const tool = tools.get(name);
     if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}`);
     // The service tool validates the arguments against its strict schema and answers a bad one as an error result naming the field.
-    const result = await tool.execute(request.params.arguments ?? {}, context);
+    const result = await tool.execute(request.params.arguments ?? {}, callContext());
     if (result.isError) {
       return { isError: true, content: [{ type: 'text', text: `${wireText(result.content)} [${result.error.code}]` }] };
     }
@@ -129,7 +144,7 @@ export function createMemplaneMcpServer(options: MemplaneMcpServerOptions): Serv
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
       if (request.params.uri !== profileResourceUri) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${request.params.uri}`);
       const profile = tools.get('memory_profile');
-      const result = profile === undefined ? undefined : await profile.execute({}, context);
+      const result = profile === undefined ? undefined : await profile.execute({}, callContext());
       if (result === undefined || result.isError) {
         throw new McpError(ErrorCode.InternalError, result === undefined ? 'The profile is not available' : wireText(result.content));
       }
