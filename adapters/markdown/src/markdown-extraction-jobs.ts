@@ -150,14 +150,21 @@ export class MarkdownExtractionJobs {
     if (queued === undefined || queued.status !== 'queued') return;
     const running: StoredJob = { ...queued, status: 'running', startedAt: this.now() };
     this.save(running);
+    const extracted: string[] = [];
     try {
       const resource = this.repository.index.resource(running.resourceId);
       if (resource === undefined) throw new MemoryConflictError({ message: `The captured resource ${running.resourceId} is gone.` });
       const output = await this.extractor.extract({ text: resource.section.text, scope: running.scope, source: running.source as MemorySourceRef });
       const items = output.items.filter((item) => meetsKindThreshold(item.kind, item.confidence));
+      extracted.push(...items.map((item) => item.text));
       const usage = [...(output.usage ?? []), ...((await this.vectors?.prepare(items.map((item) => item.text))) ?? [])];
       const at = this.now();
       const recordIds = this.repository.write(() => {
+        // A forget that ran during the extraction may have cut sentences out of the resource (or
+        // dropped it); items extracted from the old text would bring them back.
+        if (this.repository.index.resource(running.resourceId)?.section.contentHash !== resource.section.contentHash) {
+          throw new MemoryConflictError({ message: `The captured resource ${running.resourceId} changed while it was extracted (a forget); retry the job to extract from what is left.` });
+        }
         const ids = writeRecords(this.repository, running.scope, items.map((item) => ({
           text: item.text,
           kind: item.kind,
@@ -172,6 +179,10 @@ export class MarkdownExtractionJobs {
       });
       this.save({ ...running, status: 'succeeded', finishedAt: this.now(), recordIds, ...(usage.length === 0 ? {} : { usage }) });
     } catch (error) {
+      if (MemoryConflictError.isInstance(error) && extracted.length > 0) {
+        // Embeddings of items that were not written must not stay behind in the cache.
+        this.vectors?.forgetTexts(extracted);
+      }
       const message = MemoryError.isInstance(error) ? `${error.code}: ${error.message}` : String(error);
       this.save({ ...running, status: 'failed', finishedAt: this.now(), error: message || 'extraction failed' });
     }

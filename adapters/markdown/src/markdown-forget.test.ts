@@ -5,6 +5,8 @@ import Database from 'better-sqlite3';
 import { MemoryConflictError } from '@memplane/core';
 import { describe, expect, it } from 'vitest';
 import type { MarkdownEmbedder } from './markdown-embedder';
+import type { MemoryExtractor } from './markdown-extractor';
+import { createRuleBasedExtractor } from './markdown-rule-extractor';
 import { hashEmbedding } from './testing/hash-embedding';
 import { useTemporaryRoots } from './testing/temporary-root';
 
@@ -111,6 +113,40 @@ describe('markdown forget means gone', () => {
     const resources = readFileSync(everyFile(join(root, 'companies')).find((file) => file.includes('resources'))!, 'utf8');
     expect(resources).toContain('The pter team met  on Monday.  approved the pters.');
     expect(resources).not.toContain('Ada');
+  });
+
+  it('lets no extraction job bring back a sentence forgotten while it ran', async () => {
+    const root = temporary.root();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const rules = createRuleBasedExtractor();
+    const extractor: MemoryExtractor = {
+      name: 'gated-rules',
+      mode: 'async',
+      async extract(input) {
+        await gate;
+        return rules.extract(input);
+      },
+    };
+    const adapter = temporary.open({ root, extractor, embedder });
+    const scope = { companyId: 'acme' };
+    const secret = 'We decided the vault code is kept by Odalys Brennicke.';
+    const { records } = await adapter.upsertRecords({ bindingKey, scope, records: [{ text: secret }] });
+    const captured = await adapter.capture({ bindingKey, scope, source, payload: { text: `Meeting notes. ${secret} We decided to ship on Monday.` } });
+    await adapter.forget(records!, scope);
+    release();
+    await adapter.whenIdle();
+    const job = (await adapter.getExtractionJob!(captured.jobs![0]!.providerJobId, scope)).job;
+    expect(job?.status).toBe('failed');
+    expect(filesHolding(root, [secret, 'Brennicke'])).toEqual([]);
+    // A retry extracts from what the forget left.
+    await adapter.retryExtractionJob!(captured.jobs![0]!.providerJobId, scope);
+    await adapter.whenIdle();
+    expect((await adapter.getExtractionJob!(captured.jobs![0]!.providerJobId, scope)).job?.status).toBe('succeeded');
+    expect((await adapter.list({ bindingKey, scope })).items.map((item) => item.text)).toEqual(['We decided to ship on Monday.']);
+    expect(filesHolding(root, [secret, 'Brennicke'])).toEqual([]);
   });
 
   it('erases an upserted record from a resource captured with the same text in the scope', async () => {
