@@ -1,4 +1,5 @@
 import { agentCoreOverheadBenchmark } from './agentcore-overhead.bench';
+import { aiSdkMiddlewareBenchmark } from './ai-sdk-middleware.bench';
 import type { Benchmark } from './bench-harness';
 import { conformanceSuiteBenchmark } from './conformance-suite.bench';
 import { coreValidationBenchmark } from './core-validation.bench';
@@ -23,4 +24,5 @@ export const benchmarks: Benchmark[] = [
   serviceOverheadBenchmark,
   serviceStoreLogWritesBenchmark,
   serviceStoreExplorerBenchmark,
+  aiSdkMiddlewareBenchmark,
 ];
