@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { agentCoreCommand } from './commands/agentcore-command';
 import { conformanceCommand } from './commands/conformance-command';
 import { demoCommand } from './commands/demo-command';
 import { markdownCommand } from './commands/markdown-command';
@@ -6,7 +7,7 @@ import type { CommandOutput, MemplaneCommand } from './memplane-command';
 import { VERSION } from './version';
 
 /** The subcommands `memplane` knows, in the order `--help` lists them. */
-export const memplaneCommands: MemplaneCommand[] = [conformanceCommand, markdownCommand, demoCommand];
+export const memplaneCommands: MemplaneCommand[] = [conformanceCommand, markdownCommand, agentCoreCommand, demoCommand];
 
 const exitCodesHelp = `
 Run \`memplane <command> --help\` for the full usage of a command.
