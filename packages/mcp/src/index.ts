@@ -8,3 +8,6 @@ export { hostAllowed, isLoopbackAddress, loopbackHostnames, originAllowed } from
 export { openMcpTokenFile, tokenFileName, type McpTokenFile, type McpTokenGrant, type McpTokenRecord } from './mcp-token-file';
 export { applyBindingsConfig, ensureDefaultBinding, mcpBindingsConfigSchema, readBindingsConfig, type McpBindingsConfig } from './mcp-bindings-config';
 export { openEmbeddedService, sqliteFileName, type EmbeddedServiceOptions } from './mcp-embedded-service';
+export { mcpCommand, type McpCommand, type McpCommandOutput } from './mcp-command';
+export { serveMcp, type McpHttpServe, type McpServeOptions, type McpStdioServe } from './mcp-serve';
+export { clientLabelOf } from './mcp-server';
