@@ -40,9 +40,15 @@ export async function createEmbeddedService(
 /** A provider whose every call waits on `release`, or throws from `fail`, for timeout and failure tests. */
 export function createControllableProvider(providerId: string, behaviour: { query?: 'hang' | 'fail'; capture?: 'hang' | 'fail' }) {
   const waiting: Array<() => void> = [];
+  const arrivals: Array<() => void> = [];
   const act = async (operation: 'query' | 'capture'): Promise<void> => {
     const mode = behaviour[operation];
-    if (mode === 'hang') await new Promise<void>((resolve) => waiting.push(resolve));
+    if (mode === 'hang') {
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        arrivals.splice(0).forEach((arrived) => arrived());
+      });
+    }
     if (mode === 'fail') throw new Error(`${providerId} ${operation} is down`);
   };
   const unsupported = async (): Promise<never> => {
@@ -80,5 +86,11 @@ export function createControllableProvider(providerId: string, behaviour: { quer
     explain: unsupported,
   };
   const factory: MemoryProviderFactory = { providerId, description: 'Hangs or fails on demand (test only).', capabilities: {}, create: () => adapter };
-  return { factory, release: () => waiting.splice(0).forEach((resolve) => resolve()) };
+  return {
+    factory,
+    /** Lets every waiting call go on. */
+    release: () => waiting.splice(0).forEach((resolve) => resolve()),
+    /** Resolves when a call is waiting (at once if one already is). */
+    waitingCall: () => new Promise<void>((resolve) => (waiting.length > 0 ? resolve() : arrivals.push(resolve))),
+  };
 }

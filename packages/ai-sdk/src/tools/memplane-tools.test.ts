@@ -110,3 +110,27 @@ describe('memplaneTools', () => {
     expect(() => memplaneTools(service, null as never)).toThrow(expect.objectContaining({ code: 'MEMORY_VALIDATION' }));
   });
 });
+
+describe('memplaneTools on a binding with a profile and extraction jobs', () => {
+  it('offer memory_profile and memory_jobs from the binding capabilities, as the agent', async () => {
+    const { service, cleanUp } = await createEmbeddedService({}, { providerId: 'memory' });
+    try {
+      const resolved = await service.control(acmeAdmin).resolve('planner');
+      const tools = memplaneTools(service, { agent: planner, capabilities: resolved.binding.capabilities });
+      expect(Object.keys(tools)).toEqual(expect.arrayContaining(['memory_profile', 'memory_jobs']));
+      await service.runtime({ actor: { kind: 'agent', companyId: 'acme', agentId: 'planner' } }).upsertRecords({ records: [{ text: 'Ada prefers short status updates.' }] });
+      const result = await generateText({
+        model: scriptedModel([[toolCall('memory_profile', { reach: 'agent' }, 'p1'), toolCall('memory_jobs', {}, 'j1'), toolCall('memory_profile', { companyId: 'globex' }, 'p2')], 'Done.']),
+        tools,
+        stopWhen: stepCountIs(2),
+        prompt: 'Who am I working with?',
+      });
+      const outputs = (result.steps[0]?.toolResults ?? []).map((entry) => entry.output as MemplaneToolOutput);
+      expect(outputs[0]).toMatchObject({ ok: true, content: expect.stringContaining('Ada prefers short status updates.') });
+      expect(outputs[1]).toMatchObject({ ok: true, data: { jobs: [] } });
+      expect(outputs[2]).toMatchObject({ ok: false, error: { code: 'MEMORY_VALIDATION' } });
+    } finally {
+      await cleanUp();
+    }
+  });
+});
