@@ -103,6 +103,9 @@ describe('memplaneTools', () => {
     const broken = await modelCalls(tools, [toolCall('memory_search', { query: 'standups' })], { agent: { companyId: 'acme' } });
     expect(broken.outputs).toEqual([]);
     expect(broken.errors).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: 'MEMORY_VALIDATION' }) })]);
+    // An agent with a field the contract does not know (a host mixing up its objects) is refused too.
+    const confused = await modelCalls(tools, [toolCall('memory_search', { query: 'standups' })], { agent: { ...planner, scope: { companyId: 'globex' } } });
+    expect(confused.errors).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: 'MEMORY_VALIDATION', message: expect.stringContaining('agent') }) })]);
   });
 
   it('refuse bad settings with a typed error naming the field', () => {
