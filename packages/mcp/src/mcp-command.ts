@@ -74,6 +74,8 @@ function buildProgram(commandName: string, output: McpCommandOutput, ran: (work:
     .version(VERSION, '-v, --version', 'print the version of @memplane/mcp')
     .helpOption('-h, --help', 'show this help')
     .helpCommand(false)
+    // The token subcommands have their own --company and --agent; the server's flags come before a subcommand.
+    .enablePositionalOptions()
     .showHelpAfterError(`Run \`${commandName} --help\` for the usage.`)
     .exitOverride()
     .configureOutput({ writeOut: (text) => output.stdout(text), writeErr: (text) => output.stderr(text), outputError: (text, write) => write(`${commandName}: ${text}`) })
