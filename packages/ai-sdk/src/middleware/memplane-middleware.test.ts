@@ -88,6 +88,19 @@ describe('memplaneMiddleware on the embedded default (SQLite + markdown)', () =>
     expect(operations.items.filter((entry) => entry.operation === 'capture')).toHaveLength(1);
   });
 
+  it('hands captures to the service queue when asked, and a worker writes them', async () => {
+    const log = eventLog();
+    const memory = memplaneMiddleware(service, { agent, hydrate: false, capture: { delivery: 'queue' }, onEvent: log.onEvent });
+    await generateText({ model: wrapLanguageModel({ model: scriptedModel(['Noted.']), middleware: memory }), prompt: 'We decided the freeze starts on 2026-12-18.' });
+    await memory.flush();
+    expect(log.events).toEqual([expect.objectContaining({ type: 'capture-queued', hookId: expect.stringMatching(/^hook_/) })]);
+    await service.whenIdle();
+    const found = await service.runtime(planner).query({ query: 'freeze' });
+    expect(found.snippets.map((snippet) => snippet.text).join(' ')).toContain('2026-12-18');
+    const deliveries = await service.explorer({ actor: { kind: 'company', companyId: 'acme' } }).listHookDeliveries({ hookKind: 'post_run_capture' });
+    expect(deliveries.items).toEqual([expect.objectContaining({ hookId: (log.events[0] as { hookId: string }).hookId, status: 'succeeded' })]);
+  });
+
   it('tells the host when the binding does not take run captures', async () => {
     await service.control({ actor: { kind: 'company', companyId: 'acme' } }).updateBinding('default', { hooks: { postRunCapture: false } });
     const log = eventLog();

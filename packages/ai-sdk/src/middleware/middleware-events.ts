@@ -38,6 +38,13 @@ export type MemplaneMiddlewareEvent =
       operationId?: string;
     }
   | {
+      /** The turn was handed to the service's job queue (`capture.delivery: 'queue'`); a worker records its outcome. */
+      type: 'capture-queued';
+      level: 'info';
+      hookId: string;
+      jobId?: string;
+    }
+  | {
       /** The binding does not take this capture (its `postRunCapture` opt-in is off). */
       type: 'capture-skipped';
       level: 'warning';

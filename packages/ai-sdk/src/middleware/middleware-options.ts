@@ -6,7 +6,7 @@ import type { MemplaneEventListener } from './middleware-events';
 
 /** What the middleware needs from the service: the two hooks. A `MemoryService` is one. */
 export interface MemplaneHookHost {
-  hooks: Pick<MemoryHooks, 'preRunHydrate' | 'postRunCapture'>;
+  hooks: Pick<MemoryHooks, 'preRunHydrate' | 'postRunCapture' | 'enqueue'>;
 }
 
 /** How recalled memory goes into the prompt. */
@@ -34,6 +34,13 @@ export interface MemplaneCaptureOptions {
   metadata?: Record<string, unknown>;
   /** Captures in flight before a reply waits for one to finish (back-pressure, never a drop). Default 100. */
   maxPending?: number;
+  /**
+   * `direct` (default): the service delivers each capture now, in this process, and the
+   * outcome is an event. `queue`: each capture is handed to the service's job queue
+   * (`hooks.enqueue`), durable with the Postgres queue, and delivered by a worker, which records
+   * the outcome in the hook deliveries and the operation log; the event is `capture-queued`.
+   */
+  delivery?: 'direct' | 'queue';
 }
 
 /** Settings of {@link memplaneMiddleware}. */
@@ -65,6 +72,7 @@ const captureSchema = z.strictObject({
   includeToolCalls: z.boolean().optional(),
   metadata: metadataSchema.optional(),
   maxPending: z.number().int().min(1).max(100_000).optional(),
+  delivery: z.enum(['direct', 'queue']).optional(),
 });
 
 const optionsSchema = z.strictObject({
@@ -81,7 +89,7 @@ export interface ResolvedMiddlewareOptions {
   agent: MemplaneAgent & { runId: string };
   hookActor: MemoryActor;
   hydrate: Required<Omit<MemplaneHydrateOptions, 'countTokens'>> & Pick<MemplaneHydrateOptions, 'countTokens'> | false;
-  capture: { includeToolCalls: boolean; metadata: Record<string, unknown> | undefined; maxPending: number } | false;
+  capture: { includeToolCalls: boolean; metadata: Record<string, unknown> | undefined; maxPending: number; delivery: 'direct' | 'queue' } | false;
   onEvent: MemplaneEventListener | undefined;
 }
 
@@ -105,7 +113,12 @@ export function resolveMiddlewareOptions(options: unknown, createRunId: () => st
     capture:
       capture === false
         ? false
-        : { includeToolCalls: capture?.includeToolCalls ?? false, metadata: capture?.metadata, maxPending: capture?.maxPending ?? 100 },
+        : {
+            includeToolCalls: capture?.includeToolCalls ?? false,
+            metadata: capture?.metadata,
+            maxPending: capture?.maxPending ?? 100,
+            delivery: capture?.delivery ?? 'direct',
+          },
     onEvent: valid.onEvent,
   };
 }

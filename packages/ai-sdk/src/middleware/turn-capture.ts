@@ -25,24 +25,28 @@ export function createTurnCapture(host: MemplaneHookHost, options: ResolvedMiddl
   const deliver = async (text: string, model: AnsweringModel, output: ModelCallOutput): Promise<void> => {
     if (capture === false) return;
     const { agent } = options;
+    const context = { actor: options.hookActor, companyId: agent.companyId, heartbeatRunId: agent.runId };
+    const input = {
+      agentId: agent.agentId,
+      heartbeatRunId: agent.runId,
+      ...(agent.issueId === undefined ? {} : { issueId: agent.issueId }),
+      ...(agent.projectId === undefined ? {} : { projectId: agent.projectId }),
+      output: { text, mimeType: 'text/plain' },
+      metadata: {
+        ...capture.metadata,
+        capturedBy: '@memplane/ai-sdk',
+        modelProvider: model.provider,
+        modelId: model.modelId,
+        ...(output.finishReason === undefined ? {} : { finishReason: output.finishReason }),
+      },
+    };
     try {
-      const report = await host.hooks.postRunCapture(
-        { actor: options.hookActor, companyId: agent.companyId, heartbeatRunId: agent.runId },
-        {
-          agentId: agent.agentId,
-          heartbeatRunId: agent.runId,
-          ...(agent.issueId === undefined ? {} : { issueId: agent.issueId }),
-          ...(agent.projectId === undefined ? {} : { projectId: agent.projectId }),
-          output: { text, mimeType: 'text/plain' },
-          metadata: {
-            ...capture.metadata,
-            capturedBy: '@memplane/ai-sdk',
-            modelProvider: model.provider,
-            modelId: model.modelId,
-            ...(output.finishReason === undefined ? {} : { finishReason: output.finishReason }),
-          },
-        },
-      );
+      if (capture.delivery === 'queue') {
+        const queued = await host.hooks.enqueue('post_run_capture', context, input);
+        emit({ type: 'capture-queued', level: 'info', hookId: queued.hookId, ...(queued.jobId === undefined ? {} : { jobId: queued.jobId }) });
+        return;
+      }
+      const report = await host.hooks.postRunCapture(context, input);
       const builtIn = report.deliveries.find((delivery) => delivery.receiver.startsWith('binding:'));
       const operation = report.operationId === undefined ? {} : { operationId: report.operationId };
       if (builtIn?.status === 'succeeded') {
