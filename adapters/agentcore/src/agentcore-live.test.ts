@@ -67,8 +67,8 @@ describe('AgentCore live tier', () => {
     await expect.poll(texts, eventually).toEqual([`Filtered record of ${run}: the on-call rota changes on Mondays.`]);
     const queried = async () => (await adapter.query({ bindingKey: 'live', scope, query: 'on-call rota' })).snippets.map((snippet) => snippet.text);
     await expect.poll(queried, eventually).toEqual([`Filtered record of ${run}: the on-call rota changes on Mondays.`]);
-    const byProject = await adapter.list({ bindingKey: 'live', scope: { companyId: scope.companyId, projectId: 'p' }, metadataFilter: { run } });
-    expect(byProject.items).toHaveLength(3);
+    const byProject = async () => (await adapter.list({ bindingKey: 'live', scope: { companyId: scope.companyId, projectId: 'p' }, metadataFilter: { run } })).items.length;
+    await expect.poll(byProject, eventually).toBe(3);
   });
 
   it('returns topK above the 20 AgentCore returns per call by default', { timeout: 180_000 }, async () => {
