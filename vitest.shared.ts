@@ -18,4 +18,5 @@ export const workspaceSourceAliases: Record<string, string> = {
   '@memplane/markdown': `${root}adapters/markdown/src/index.ts`,
   '@memplane/service/testing': `${root}packages/service/src/testing.ts`,
   '@memplane/service': `${root}packages/service/src/index.ts`,
+  '@memplane/mcp': `${root}packages/mcp/src/index.ts`,
 };
