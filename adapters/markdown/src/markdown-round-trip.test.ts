@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryValidationError, type MemoryScope, type MemorySnippet, type MemorySourceRef } from '@memplane/core';
+import { parseMarkdownFile } from './markdown-section-parser';
 import { useTemporaryRoots } from './testing/temporary-root';
 
 const bindingKey = 'test';
@@ -74,6 +75,28 @@ describe('markdown round trip of every value the contract accepts', () => {
       expect((error as MemoryValidationError).field).toBe(field);
     }
     expect(existsSync(join(root, 'companies'))).toBe(false);
+  });
+
+  it('reads fields that hold raw U+2028 and U+2029, as files written before the escaping hold them', () => {
+    const content = [
+      '# Memory records',
+      '',
+      '- scope: {"agentId":"a\u2028b","companyId":"acme"}',
+      '',
+      '## Memory m_1',
+      '',
+      '- kind: note',
+      '- summary: "one\u2029two"',
+      '- metadata: {"k":"v\u2028w"}',
+      '',
+      '~~~text',
+      'Text\u2028with separators.',
+      '~~~',
+      '',
+    ].join('\n');
+    const parsed = parseMarkdownFile(content, '2026-01-01T00:00:00.000Z');
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.sections[0]).toMatchObject({ scope: { companyId: 'acme', agentId: 'a\u2028b' }, summary: 'one\u2029two', metadata: { k: 'v\u2028w' }, text: 'Text\u2028with separators.' });
   });
 
   it('keeps empty summaries, empty reasons and empty metadata strings', async () => {
