@@ -3,11 +3,12 @@ import { agentCoreCommand } from './commands/agentcore-command';
 import { conformanceCommand } from './commands/conformance-command';
 import { demoCommand } from './commands/demo-command';
 import { markdownCommand } from './commands/markdown-command';
+import { mcpCommand } from './commands/mcp-command';
 import type { CommandOutput, MemplaneCommand } from './memplane-command';
 import { VERSION } from './version';
 
 /** The subcommands `memplane` knows, in the order `--help` lists them. */
-export const memplaneCommands: MemplaneCommand[] = [conformanceCommand, markdownCommand, agentCoreCommand, demoCommand];
+export const memplaneCommands: MemplaneCommand[] = [conformanceCommand, markdownCommand, agentCoreCommand, mcpCommand, demoCommand];
 
 const exitCodesHelp = `
 Run \`memplane <command> --help\` for the full usage of a command.
