@@ -46,7 +46,7 @@ describe('memplaneTools', () => {
     }
     expect(tools.memory_forget?.metadata).toEqual({ memplane: { readOnly: false, destructive: true } });
     expect(tools.memory_search?.metadata).toEqual({ memplane: { readOnly: true, destructive: false } });
-    expect(Object.keys(memplaneTools(service, { agent: planner, capabilities: { profile: true, asyncExtraction: true } }))).toEqual(
+    expect(Object.keys(memplaneTools(service, { agent: planner, capabilities: { profile: true, listExtractionJobs: true } }))).toEqual(
       expect.arrayContaining(['memory_profile', 'memory_jobs']),
     );
     expect(Object.keys(memplaneTools(service, { agent: planner, only: ['memory_search', 'memory_get'] }))).toEqual(['memory_search', 'memory_get']);
@@ -123,7 +123,7 @@ describe('memplaneTools on a binding with a profile and extraction jobs', () => 
       expect(Object.keys(tools)).toEqual(expect.arrayContaining(['memory_profile', 'memory_jobs']));
       await service.runtime({ actor: { kind: 'agent', companyId: 'acme', agentId: 'planner' } }).upsertRecords({ records: [{ text: 'Ada prefers short status updates.' }] });
       const result = await generateText({
-        model: scriptedModel([[toolCall('memory_profile', { reach: 'agent' }, 'p1'), toolCall('memory_jobs', {}, 'j1'), toolCall('memory_profile', { companyId: 'globex' }, 'p2')], 'Done.']),
+        model: scriptedModel([[toolCall('memory_profile', {}, 'p1'), toolCall('memory_jobs', {}, 'j1'), toolCall('memory_profile', { companyId: 'globex' }, 'p2')], 'Done.']),
         tools,
         stopWhen: stepCountIs(2),
         prompt: 'Who am I working with?',

@@ -37,7 +37,7 @@ export interface MemplaneToolsOptions {
   /**
    * The capabilities of the agent's binding (`binding.capabilities`, as the control plane's
    * `resolve` returns it). `memory_profile` is offered when `profile` is true, `memory_jobs`
-   * when `asyncExtraction` or `listExtractionJobs` is. Default: neither.
+   * when `listExtractionJobs` is, as the MCP server does. Default: neither.
    */
   capabilities?: MemoryAdapterCapabilities;
   /** Offer only these tools (for a read-only agent: `['memory_search', 'memory_list', 'memory_get']`). Default: every supported one. */
@@ -89,7 +89,7 @@ export function memplaneTools(service: MemoryToolHost, options: MemplaneToolsOpt
   const definitions = [...createMemoryTools(service)];
   const extra = createProfileAndJobsTools(service);
   if (options.capabilities?.profile === true) definitions.push(extra.profile);
-  if (options.capabilities?.asyncExtraction === true || options.capabilities?.listExtractionJobs === true) definitions.push(extra.jobs);
+  if (options.capabilities?.listExtractionJobs === true) definitions.push(extra.jobs);
 
   const tools: MemplaneToolSet = {};
   for (const definition of definitions) {
