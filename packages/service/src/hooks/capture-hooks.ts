@@ -161,7 +161,8 @@ async function fireCapture(
     })),
   );
   await recordDeliveries(internals, report.deliveries);
-  return report;
+  // A subscriber's error is its own text: it is redacted on the way out as it is on the way into the store.
+  return internals.redactor.redact(report);
 }
 
 /** The four capture hooks. Each validates its input, then never throws for a failing receiver. */

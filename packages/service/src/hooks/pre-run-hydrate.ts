@@ -116,5 +116,6 @@ export async function preRunHydrate(
     })),
   );
   await recordDeliveries(internals, hydration.deliveries);
-  return hydration;
+  // A subscriber's error is its own text: it is redacted on the way out as it is on the way into the store.
+  return internals.redactor.redact(hydration);
 }

@@ -106,4 +106,35 @@ describe('a provider that echoes the secret it was given', () => {
       for (const form of forms) expect(bytes.includes(Buffer.from(form)), `${file} holds ${form}`).toBe(false);
     }
   });
+
+  it('keeps it out of the hook reports returned to the caller, where a subscriber failed with its own error text', async () => {
+    const service = await createMemoryService({
+      environment: { ECHO_KEY: secret },
+      secretEnvironment: { acme: ['ECHO_KEY'] },
+      providers: [echoingProvider()],
+      ...deterministicSettings(),
+    });
+    const admin = service.control(as(actors.acmeAdmin));
+    await admin.createBinding({ key: 'echo', providerId: 'echo', config: { apiKey: { $secret: { env: 'ECHO_KEY' } } }, hooks: { postRunCapture: true } });
+    await admin.setTarget({ targetType: 'company' }, 'echo');
+    // A subscriber (a plugin sharing the company's key) fails with an error that quotes the key.
+    service.hooks.subscribe(['post_run_capture', 'pre_run_hydrate', 'manual_capture'], {
+      name: 'leaky-indexer',
+      deliver: () => {
+        throw new Error(`POST https://indexer.example/v1?api_key=${encodeURIComponent(secret)} refused ${JSON.stringify({ key: secret })}`);
+      },
+    });
+    const system = as(actors.heartbeat, { companyId: 'acme' });
+    const reports = [
+      await service.hooks.postRunCapture(system, { agentId: 'planner', heartbeatRunId: 'run-1', output: { text: 'a run' } }),
+      await service.hooks.preRunHydrate(system, { agentId: 'planner', query: 'anything' }),
+      await service.hooks.manualCapture(system, { agentId: 'planner', text: 'a note' }),
+    ];
+    const subscriberEntries = reports.flatMap((report) => report.deliveries.filter((entry) => entry.receiver === 'leaky-indexer'));
+    expect(subscriberEntries).toHaveLength(3);
+    expect(subscriberEntries.every((entry) => entry.status === 'failed' && entry.error?.includes('[redacted]'))).toBe(true);
+    const everything = JSON.stringify(reports);
+    for (const form of forms) expect(everything).not.toContain(form);
+    await service.close();
+  });
 });
