@@ -72,8 +72,13 @@ export async function startMemplaneMcpHttpServer(options: MemplaneMcpHttpOptions
   const prepared = new Map<string, Promise<void>>();
 
   async function capabilitiesOf(scope: McpBoundScope): Promise<MemoryAdapterCapabilities> {
-    const prepare = prepared.get(scope.companyId) ?? options.prepareCompany?.(scope.companyId) ?? Promise.resolve();
-    prepared.set(scope.companyId, prepare);
+    let prepare = prepared.get(scope.companyId);
+    if (prepare === undefined) {
+      prepare = options.prepareCompany?.(scope.companyId) ?? Promise.resolve();
+      prepared.set(scope.companyId, prepare);
+      // A failed preparation is tried again by the next session, not remembered.
+      prepare.catch(() => prepared.delete(scope.companyId));
+    }
     await prepare;
     try {
       const control = options.service.control({ actor: { kind: 'system', component: 'memplane-mcp' }, companyId: scope.companyId });
