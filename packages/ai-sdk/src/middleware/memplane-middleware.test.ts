@@ -3,7 +3,7 @@ import { generateText, stepCountIs, streamText, tool, wrapLanguageModel } from '
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createEmbeddedService } from '../test-support/embedded-service';
-import { eventLog, scriptedModel, streamingModel, systemTexts, toolCall } from '../test-support/mock-models';
+import { eventLog, scriptedModel, streamingModel, streamingToolModel, systemTexts, toolCall } from '../test-support/mock-models';
 import { memplaneMiddleware } from './memplane-middleware';
 import { hydrationBlockOpen } from './prompt-parts';
 
@@ -71,6 +71,26 @@ describe('memplaneMiddleware on the embedded default (SQLite + markdown)', () =>
     expect(log.types()).toEqual(['hydrated', 'captured']);
     const found = await service.runtime(planner).query({ query: 'launch date' });
     expect(found.snippets.map((snippet) => snippet.text).join(' ')).toContain('2026-12-01');
+  });
+
+  it('captures a streamed tool loop once, with the tool call and its result', async () => {
+    const log = eventLog();
+    // A subscriber sees each capture's payload exactly as the binding gets it.
+    const payloads: unknown[] = [];
+    service.hooks.subscribe('post_run_capture', { name: 'probe', deliver: (delivery) => void payloads.push(delivery.payload) });
+    const memory = memplaneMiddleware(service, { agent, capture: { includeToolCalls: true }, onEvent: log.onEvent });
+    const model = wrapLanguageModel({ model: streamingToolModel('lookup_owner', { service: 'billing' }, 'Grace owns billing, per the registry.'), middleware: memory });
+    const lookup = tool({ inputSchema: z.object({ service: z.string() }), execute: async () => 'owner: Grace' });
+    const result = streamText({ model, tools: { lookup_owner: lookup }, stopWhen: stepCountIs(3), prompt: 'Who owns the billing service?' });
+    expect(await result.text).toBe('Grace owns billing, per the registry.');
+    await memory.flush();
+    expect(log.types()).toEqual(['hydrated', 'hydrated', 'captured']);
+    expect(payloads).toEqual([
+      {
+        text: 'User: Who owns the billing service?\nTool call lookup_owner: {"service":"billing"}\nTool result lookup_owner: owner: Grace\nAssistant: Grace owns billing, per the registry.',
+        mimeType: 'text/plain',
+      },
+    ]);
   });
 
   it('recalls once per turn across tool-loop steps and captures the turn once, with its tool calls', async () => {

@@ -46,6 +46,34 @@ export function streamingModel(deltas: string[]): MockLanguageModelV3 {
   });
 }
 
+/** A model whose first stream calls `toolName` and whose second streams `text`. */
+export function streamingToolModel(toolName: string, input: unknown, text: string): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
+    provider: 'mock-provider',
+    modelId: 'mock-stream',
+    doStream: [
+      {
+        stream: simulateReadableStream({
+          chunks: [
+            { type: 'tool-call' as const, toolCallId: 's1', toolName, input: JSON.stringify(input) },
+            { type: 'finish' as const, finishReason: { unified: 'tool-calls' as const, raw: undefined }, usage },
+          ],
+        }),
+      },
+      {
+        stream: simulateReadableStream({
+          chunks: [
+            { type: 'text-start' as const, id: 't1' },
+            { type: 'text-delta' as const, id: 't1', delta: text },
+            { type: 'text-end' as const, id: 't1' },
+            { type: 'finish' as const, finishReason: { unified: 'stop' as const, raw: undefined }, usage },
+          ],
+        }),
+      },
+    ],
+  });
+}
+
 /** A tool call the model makes. */
 export const toolCall = (toolName: string, input: unknown, toolCallId = `call-${toolName}`): Content => ({
   type: 'tool-call',
