@@ -128,6 +128,40 @@ describe('the Streamable HTTP transport', () => {
     expect(localWithToken.status).toBe(200);
   });
 
+  it('binds the token project: notes record it, and a read of another project fails closed', async () => {
+    const { token } = await tokens.issue({ companyId: 'acme', agentId: 'planner', projectId: 'billing' });
+    const client = await connect(token);
+    await client.callTool({ name: 'memory_note', arguments: { text: 'Invoices are due in 30 days.' } });
+    const own = await client.callTool({ name: 'memory_search', arguments: { query: 'invoices due', projectId: 'billing' } });
+    expect(own.structuredContent).toMatchObject({ results: [{ text: 'Invoices are due in 30 days.' }] });
+    const other = await client.callTool({ name: 'memory_search', arguments: { query: 'invoices due', projectId: 'design' } });
+    expect(textOf(other)).toContain('MEMORY_SCOPE_VIOLATION');
+    const stored = await service.runtime({ actor: { kind: 'company', companyId: 'acme' } }).list({ scope: { projectId: 'billing' } });
+    expect(stored.items.map((item) => item.text)).toEqual(['Invoices are due in 30 days.']);
+  });
+
+  it('prepares a company again when its preparation failed, instead of refusing it for good', async () => {
+    let attempts = 0;
+    const flaky = await startMemplaneMcpHttpServer({
+      service,
+      verifyToken: (token) => tokens.verify(token),
+      prepareCompany: async () => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('store busy');
+      },
+      port: 0,
+    });
+    try {
+      const first = await rawPost(flaky.url, { authorization: `Bearer ${acmeToken}` });
+      expect(first.status).toBe(500);
+      const second = await rawPost(flaky.url, { authorization: `Bearer ${acmeToken}` });
+      expect(second.status).toBe(200);
+      expect(attempts).toBe(2);
+    } finally {
+      await flaky.close();
+    }
+  });
+
   it('refuses to bind a non-loopback address without naming the allowed hosts', async () => {
     await expect(startMemplaneMcpHttpServer({ service, verifyToken: async () => undefined, host: '0.0.0.0', port: 0 })).rejects.toMatchObject({
       code: 'MEMORY_VALIDATION',
