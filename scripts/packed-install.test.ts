@@ -1,0 +1,182 @@
+/**
+ * Fit to publish, checked from the tarballs: `npm pack` every public package, install the
+ * tarballs into fresh projects outside the repository (os.tmpdir()) and use them as a user would.
+ * - every tarball carries the Apache-2.0 LICENSE;
+ * - every public package loads from ESM, from CommonJS and type-checks from TypeScript (nodenext);
+ * - a Postgres deployment installs without better-sqlite3 (no native build);
+ * - examples/ci-conformance and the CI guide's files, copied as written, run the suite green.
+ * Needs the packages built (`npm test` builds them first). Installs prefer the local npm cache.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentationCodeBlocks, repositoryRoot } from './docs-code-blocks';
+import { installProject, packPublicPackages, run, withWorkspaceDependencies, type PackedPackage } from './packed-install';
+
+const workDirectory = mkdtempSync(join(tmpdir(), 'memplane-packed-install-'));
+let packages: PackedPackage[] = [];
+const repositoryManifest = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+const toolVersions = {
+  typescript: repositoryManifest.devDependencies.typescript ?? '*',
+  vitest: repositoryManifest.devDependencies.vitest ?? '*',
+  '@types/node': repositoryManifest.devDependencies['@types/node'] ?? '*',
+};
+const nodenextTsconfig = {
+  compilerOptions: { target: 'ES2022', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], strict: true, skipLibCheck: true, noEmit: true },
+};
+
+beforeAll(() => {
+  packages = packPublicPackages(join(workDirectory, 'tarballs'));
+}, 300_000);
+
+afterAll(() => rmSync(workDirectory, { recursive: true, force: true }));
+
+/** The subpaths of a package's exports map that code can import (not ./package.json). */
+function entryPoints(entry: PackedPackage, condition: 'import' | 'require'): string[] {
+  const exportsMap = entry.manifest.exports ?? {};
+  // A map of conditions alone is the map of ".".
+  const subpaths = Object.keys(exportsMap).some((key) => key.startsWith('.')) ? exportsMap : { '.': exportsMap };
+  return Object.entries(subpaths)
+    .filter(([subpath, target]) => subpath !== './package.json' && typeof target === 'object' && target !== null && condition in target)
+    .map(([subpath]) => (subpath === '.' ? entry.name : `${entry.name}/${subpath.slice(2)}`));
+}
+
+describe('packed packages', () => {
+  it('every tarball ships the Apache-2.0 LICENSE, the README and the built code', () => {
+    const rootLicense = readFileSync(join(repositoryRoot, 'LICENSE'), 'utf8');
+    expect(rootLicense).toContain('Apache License');
+    expect(packages.length).toBeGreaterThanOrEqual(12);
+    for (const entry of packages) {
+      expect(entry.files, entry.name).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
+      expect(entry.files.some((file) => file.startsWith('dist/')), entry.name).toBe(true);
+    }
+  });
+
+  it('a Postgres deployment installs without better-sqlite3 and says what to install for SQLite', () => {
+    const project = join(workDirectory, 'postgres-only');
+    const chosen = withWorkspaceDependencies(['@memplane/service-postgres'], packages);
+    // Install scripts allowed, as npm's default: better-sqlite3 would compile here if it came along.
+    const install = installProject(project, { name: 'postgres-only', private: true, type: 'module' }, chosen, { scripts: true });
+    expect(install.status, install.output).toBe(0);
+    expect(existsSync(join(project, 'node_modules/better-sqlite3'))).toBe(false);
+    expect(existsSync(join(project, 'node_modules/@memplane/markdown'))).toBe(false);
+    expect(install.output).not.toMatch(/better-sqlite3|node-gyp|prebuild-install/);
+
+    writeFileSync(
+      join(project, 'check.mjs'),
+      [
+        "import { createPostgresMemoryServiceStore } from '@memplane/service-postgres';",
+        "import { createSqliteMemoryServiceStore, MemoryMissingPackageError } from '@memplane/service';",
+        "console.log('postgres store:', typeof createPostgresMemoryServiceStore);",
+        'try { createSqliteMemoryServiceStore(); console.log("sqlite opened"); }',
+        "catch (error) { console.log('sqlite:', MemoryMissingPackageError.isInstance(error), error.packageName, error.code); }",
+      ].join('\n'),
+    );
+    const esm = run(process.execPath, ['check.mjs'], project);
+    expect(esm.output).toContain('postgres store: function');
+    expect(esm.output).toContain('sqlite: true better-sqlite3 MEMORY_CONFIGURATION');
+    const cjs = run(process.execPath, ['-e', "const s = require('@memplane/service'); try { s.createSqliteMemoryServiceStore() } catch (e) { console.log(e.packageName) }"], project);
+    expect(cjs.output.trim()).toBe('better-sqlite3');
+  }, 300_000);
+
+  it('every public package loads from ESM and CommonJS and type-checks from TypeScript', () => {
+    const project = join(workDirectory, 'every-package');
+    // No install scripts: better-sqlite3 (under @memplane/markdown) loads its native part only
+    // when a database opens, which importing never does; the Postgres test above runs them.
+    // Optional peers too (an entry point such as @memplane/agentcore/setup needs its own), as a
+    // user of every entry point installs them.
+    const optionalPeers = Object.fromEntries(
+      packages.flatMap((entry) => Object.entries(entry.manifest.peerDependencies ?? {})).filter(([name]) => !name.startsWith('@memplane/')),
+    );
+    const install = installProject(
+      project,
+      { name: 'every-package', private: true, type: 'module', devDependencies: { ...optionalPeers, ...toolVersions } },
+      packages,
+      { scripts: false },
+    );
+    expect(install.status, install.output).toBe(0);
+    const importable = packages.flatMap((entry) => entryPoints(entry, 'import'));
+    // vitest refuses to be loaded by require(), so an entry point that registers vitest tests
+    // cannot run from CommonJS whatever it ships; it is checked from ESM and for types only.
+    const vitestEntries = ['@memplane/conformance'];
+    const requirable = packages.flatMap((entry) => entryPoints(entry, 'require')).filter((name) => !vitestEntries.includes(name));
+    expect(importable.length).toBeGreaterThanOrEqual(packages.length);
+
+    writeFileSync(
+      join(project, 'esm.mjs'),
+      `for (const name of ${JSON.stringify(importable)}) { const loaded = await import(name); console.log(name, Object.keys(loaded).length > 0 ? 'ok' : 'empty'); }\n`,
+    );
+    writeFileSync(
+      join(project, 'cjs.cjs'),
+      `for (const name of ${JSON.stringify(requirable)}) { const loaded = require(name); console.log(name, Object.keys(loaded).length > 0 ? 'ok' : 'empty'); }\n`,
+    );
+    const esm = run(process.execPath, ['esm.mjs'], project);
+    expect(esm.status, esm.output).toBe(0);
+    expect(esm.output.trim().split('\n').filter((line) => !line.endsWith(' ok'))).toEqual([]);
+    const cjs = run(process.execPath, ['cjs.cjs'], project);
+    expect(cjs.status, cjs.output).toBe(0);
+    expect(cjs.output.trim().split('\n').filter((line) => !line.endsWith(' ok'))).toEqual([]);
+
+    // Types from both module systems: an ESM file and a CommonJS (.cts) file under nodenext.
+    const namespaces = (names: string[]) => names.map((name, index) => `import * as entry${index} from '${name}';`).join('\n');
+    const uses = (names: string[]) => `export const loaded = [${names.map((_, index) => `entry${index}`).join(', ')}];\n`;
+    writeFileSync(join(project, 'types.ts'), `${namespaces(importable)}\n${uses(importable)}`);
+    writeFileSync(join(project, 'types-cjs.cts'), `${namespaces(requirable)}\n${uses(requirable)}`);
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ ...nodenextTsconfig, files: ['types.ts', 'types-cjs.cts'] }, null, 2));
+    const tsc = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.'], project);
+    expect(tsc.status, tsc.output).toBe(0);
+  }, 600_000);
+});
+
+describe('conformance in a user project', () => {
+  let example = '';
+
+  beforeAll(() => {
+    example = join(workDirectory, 'ci-conformance');
+    const source = join(repositoryRoot, 'examples/ci-conformance');
+    cpSync(source, example, { recursive: true, filter: (path) => !/node_modules|\.turbo|conformance-report\.json/.test(path) });
+    const manifest = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const names = Object.keys({ ...(manifest.dependencies as object), ...(manifest.devDependencies as object) }).filter((name) => name.startsWith('@memplane/'));
+    const install = installProject(example, manifest, withWorkspaceDependencies(names, packages), { scripts: true });
+    if (install.status !== 0) throw new Error(`npm install failed in the example:\n${install.output}`);
+  }, 300_000);
+
+  function expectGreenRun(project: string): void {
+    const types = run(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.'], project);
+    expect(types.status, types.output).toBe(0);
+    const suite = run(process.execPath, [join(project, 'node_modules/vitest/vitest.mjs'), 'run'], project);
+    expect(suite.status, suite.output).toBe(0);
+    expect(suite.output).toMatch(/Tests\s+\d+ passed/);
+    const cli = run(process.execPath, [join(project, 'node_modules/@memplane/conformance/dist/cli/memplane-conformance.js'), './conformance.ts', '--json', 'conformance-report.json'], project);
+    expect(cli.status, cli.output).toBe(0);
+    const report = JSON.parse(readFileSync(join(project, 'conformance-report.json'), 'utf8')) as { passed: number; failed: number };
+    expect(report.failed).toBe(0);
+    expect(report.passed).toBeGreaterThan(50);
+  }
+
+  it('examples/ci-conformance installs from the tarballs outside the repository and runs green', () => {
+    expect(JSON.stringify(JSON.parse(readFileSync(join(example, 'package.json'), 'utf8')))).not.toContain('@memplane/tsconfig');
+    expectGreenRun(example);
+  }, 300_000);
+
+  it("the CI guide's files, copied as written, run green", () => {
+    const guide = join(workDirectory, 'ci-guide');
+    mkdirSync(join(guide, 'src'), { recursive: true });
+    cpSync(join(example, 'package.json'), join(guide, 'package.json'));
+    cpSync(join(example, 'tsconfig.json'), join(guide, 'tsconfig.json'));
+    symlinkSync(join(example, 'node_modules'), join(guide, 'node_modules'), 'dir');
+    const blocks = documentationCodeBlocks().filter((block) => block.document === 'docs/conformance-in-ci.md');
+    const files = blocks.map((block) => block.fileName);
+    expect(files).toEqual(expect.arrayContaining(['conformance.ts', 'src/acme-adapter.conformance.test.ts']));
+    for (const block of blocks) if (block.fileName !== undefined) writeFileSync(join(guide, block.fileName), block.code);
+    const conformanceModule = blocks.find((block) => block.fileName === 'conformance.ts')?.code ?? '';
+    expect(conformanceModule).toMatch(/export function createPeerAdapter/);
+    expect(conformanceModule).toMatch(/import \{ createAcmeMemoryAdapter \}/);
+    // The two files the guide leaves to the reader: their adapter and their provider's fake.
+    for (const fixture of ['acme-memory-adapter.ts', 'acme-memory-fake-server.ts']) {
+      cpSync(join(import.meta.dirname, 'docs-fixtures', fixture), join(guide, 'src', fixture));
+    }
+    expectGreenRun(guide);
+  }, 300_000);
+});
