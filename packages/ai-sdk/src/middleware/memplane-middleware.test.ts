@@ -134,5 +134,6 @@ describe('memplaneMiddleware on the embedded default (SQLite + markdown)', () =>
     expect(() => memplaneMiddleware(service, { agent: { companyId: '', agentId: 'planner' } })).toThrow(expect.objectContaining({ code: 'MEMORY_VALIDATION', message: expect.stringContaining('agent.companyId') }));
     expect(() => memplaneMiddleware(service, { agent, hydrate: { timeoutMs: -1 } })).toThrow(expect.objectContaining({ code: 'MEMORY_VALIDATION' }));
     expect(() => memplaneMiddleware(service, { agent: { ...agent, extra: 'x' } as never })).toThrow(expect.objectContaining({ code: 'MEMORY_VALIDATION' }));
+    expect(() => memplaneMiddleware(service, { agent, hookActor: { kind: 'root' } as never })).toThrow(expect.objectContaining({ code: 'MEMORY_VALIDATION', message: expect.stringContaining('actor') }));
   });
 });

@@ -1,5 +1,5 @@
 import { metadataSchema, parseInput } from '@memplane/core';
-import type { MemoryActor, MemoryHooks } from '@memplane/service';
+import { parseActor, type MemoryActor, type MemoryHooks } from '@memplane/service';
 import { z } from 'zod';
 import { memplaneAgentSchema, type MemplaneAgent } from '../memplane-agent';
 import type { MemplaneEventListener } from './middleware-events';
@@ -77,8 +77,8 @@ const captureSchema = z.strictObject({
 
 const optionsSchema = z.strictObject({
   agent: memplaneAgentSchema,
-  // The service checks the actor itself; here only its presence and shape of an object.
-  hookActor: z.record(z.string(), z.unknown()).optional(),
+  // Checked with the service's own actor schema below, so the field is named as the service names it.
+  hookActor: z.unknown().optional(),
   hydrate: z.union([z.literal(false), hydrateSchema]).optional(),
   capture: z.union([z.literal(false), captureSchema]).optional(),
   onEvent: z.custom<MemplaneEventListener>((value) => typeof value === 'function', 'must be a function').optional(),
@@ -99,7 +99,7 @@ export function resolveMiddlewareOptions(options: unknown, createRunId: () => st
   const { hydrate, capture } = valid;
   return {
     agent: { ...valid.agent, runId: valid.agent.runId ?? createRunId() },
-    hookActor: (valid.hookActor as MemoryActor | undefined) ?? { kind: 'system', component: 'ai-sdk' },
+    hookActor: valid.hookActor === undefined ? { kind: 'system', component: 'ai-sdk' } : parseActor(valid.hookActor),
     hydrate:
       hydrate === false
         ? false
