@@ -26,6 +26,7 @@ interface ServeFlags {
   dataDir: string;
   config?: string;
   postgres?: string;
+  postgresSchema?: string;
   company?: string;
   agent?: string;
   project?: string;
@@ -82,7 +83,8 @@ function buildProgram(commandName: string, output: McpCommandOutput, ran: (work:
     .addOption(new Option('--transport <kind>', 'stdio or http').choices(['stdio', 'http']).env('MEMPLANE_MCP_TRANSPORT').default('stdio'))
     .addOption(dataDirOption())
     .addOption(new Option('--config <file>', 'a JSON file of bindings applied at start').env('MEMPLANE_CONFIG'))
-    .addOption(new Option('--postgres <url>', 'keep the service in Postgres (needs @memplane/service-postgres)').env('MEMPLANE_POSTGRES_URL'));
+    .addOption(new Option('--postgres <url>', 'keep the service in Postgres (needs @memplane/service-postgres)').env('MEMPLANE_POSTGRES_URL'))
+    .addOption(new Option('--postgres-schema <name>', 'the Postgres schema of the tables (default memplane)').env('MEMPLANE_POSTGRES_SCHEMA'));
   for (const field of boundScopeFields) {
     const { flag, variables } = scopeFieldSources[field];
     program.addOption(new Option(`${flag} <id>`, `stdio: the bound ${field.replace(/Id$/, '')} (or ${variables.join(', ')})`));
@@ -98,6 +100,7 @@ function buildProgram(commandName: string, output: McpCommandOutput, ran: (work:
         dataDirectory: resolve(flags.dataDir),
         ...(flags.config === undefined ? {} : { configFile: resolve(flags.config) }),
         ...(flags.postgres === undefined ? {} : { postgresUrl: flags.postgres }),
+        ...(flags.postgresSchema === undefined ? {} : { postgresSchema: flags.postgresSchema }),
         log: (line: string) => output.stderr(`${line}\n`),
       };
       if (flags.transport === 'stdio') {

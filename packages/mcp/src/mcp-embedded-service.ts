@@ -13,6 +13,8 @@ export interface EmbeddedServiceOptions {
   configFile?: string;
   /** A Postgres connection string: the store goes to Postgres (needs `@memplane/service-postgres`) instead of SQLite. */
   postgresUrl?: string;
+  /** The Postgres schema of the store's tables. Default `memplane`. */
+  postgresSchema?: string;
   /** The environment `{ $secret: { env } }` references read. Default `process.env`. */
   environment?: Readonly<Record<string, string | undefined>>;
 }
@@ -37,15 +39,20 @@ async function cursorSecretIn(dataDirectory: string): Promise<string> {
   }
 }
 
-async function postgresStore(connectionString: string): Promise<MemoryServiceStore> {
+async function postgresStore(connectionString: string, schema: string | undefined): Promise<MemoryServiceStore> {
   const specifier = '@memplane/service-postgres';
-  let module: { createPostgresMemoryServiceStore(settings: { connectionString: string }): MemoryServiceStore };
+  let module: { createPostgresMemoryServiceStore(settings: { connectionString: string; schema?: string }): MemoryServiceStore };
   try {
     module = (await import(specifier)) as typeof module;
   } catch (cause) {
-    throw new MemoryConfigurationError({ message: 'Postgres needs @memplane/service-postgres: npm install @memplane/service-postgres', cause });
+    const code = (cause as { code?: unknown } | null)?.code;
+    const missing = (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((cause as Error).message).includes(specifier);
+    throw new MemoryConfigurationError({
+      message: missing ? `Postgres needs ${specifier}: npm install ${specifier}` : `${specifier} could not be loaded`,
+      cause,
+    });
   }
-  return module.createPostgresMemoryServiceStore({ connectionString });
+  return module.createPostgresMemoryServiceStore({ connectionString, ...(schema === undefined ? {} : { schema }) });
 }
 
 /**
@@ -64,7 +71,7 @@ export async function openEmbeddedService(options: EmbeddedServiceOptions): Prom
   const store =
     options.postgresUrl === undefined
       ? createSqliteMemoryServiceStore({ filename: join(dataDirectory, sqliteFileName) })
-      : await postgresStore(options.postgresUrl);
+      : await postgresStore(options.postgresUrl, options.postgresSchema);
   const service = await createMemoryService({
     store,
     dataDirectory,

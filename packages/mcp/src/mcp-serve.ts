@@ -13,6 +13,7 @@ export interface McpServeOptions {
   dataDirectory: string;
   configFile?: string;
   postgresUrl?: string;
+  postgresSchema?: string;
   /** Resolves when the server should stop (a signal, the client hanging up). */
   stopped: Promise<void>;
   /** Where progress lines go (never stdout on stdio: that is the protocol channel). */
@@ -53,6 +54,7 @@ export async function serveMcp(options: McpStdioServe | McpHttpServe): Promise<v
     dataDirectory: options.dataDirectory,
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
     ...(options.postgresUrl === undefined ? {} : { postgresUrl: options.postgresUrl }),
+    ...(options.postgresSchema === undefined ? {} : { postgresSchema: options.postgresSchema }),
   });
   try {
     if (options.transport === 'stdio') {

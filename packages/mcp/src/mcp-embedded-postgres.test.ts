@@ -1,0 +1,54 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { ensureDefaultBinding } from './mcp-bindings-config';
+import { openEmbeddedService } from './mcp-embedded-service';
+import { connectInProcess } from './test-support/mcp-test-service';
+
+// The Postgres server of @memplane/service-postgres's tests: started when stopped, or MEMPLANE_TEST_POSTGRES_URL.
+function postgresUrl(): { url?: string; reason?: string } {
+  const script = fileURLToPath(new URL('../../service-postgres/scripts/ensure-postgres.sh', import.meta.url));
+  try {
+    const lines = execFileSync('sh', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }).trim().split('\n');
+    return { url: lines.at(-1) };
+  } catch (error) {
+    return { reason: `no PostgreSQL server: ${String((error as { stderr?: unknown }).stderr ?? error).trim()}` };
+  }
+}
+
+const server = postgresUrl();
+
+describe.skipIf(server.url === undefined)(`memplane-mcp --postgres${server.reason === undefined ? '' : ` (skipped: ${server.reason})`}`, () => {
+  it('keeps bindings and the operation log in Postgres, and markdown memory in the data folder', async () => {
+    const url = server.url!;
+    const schema = `mcp_test_${randomBytes(4).toString('hex')}`;
+    const folder = await mkdtemp(join(tmpdir(), 'memplane-mcp-pg-'));
+    try {
+      const service = await openEmbeddedService({ dataDirectory: folder, postgresUrl: url, postgresSchema: schema });
+      await ensureDefaultBinding(service, 'acme');
+      const client = await connectInProcess(service, { companyId: 'acme', agentId: 'planner', runId: 'run-pg' });
+      await client.callTool({ name: 'memory_note', arguments: { text: 'Postgres keeps the log.' } });
+      await client.close();
+      await service.close();
+
+      const direct = new pg.Client({ connectionString: url });
+      await direct.connect();
+      try {
+        const bindings = await direct.query(`SELECT key, provider_id FROM "${schema}".memory_bindings`);
+        expect(bindings.rows).toEqual([{ key: 'default', provider_id: 'markdown' }]);
+        const operations = await direct.query(`SELECT operation, actor_id FROM "${schema}".memory_operations`);
+        expect(operations.rows).toEqual([{ operation: 'record_upsert', actor_id: 'planner' }]);
+      } finally {
+        await direct.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await direct.end();
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
