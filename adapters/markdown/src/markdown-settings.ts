@@ -40,11 +40,17 @@ export interface MarkdownAdapterSettings {
   neighbourWindows?: boolean;
   /** The most records (or resources) per markdown file before a new file is started. Default 1000. */
   sectionsPerFile?: number;
-  /** How long a write waits for another process's lock, in milliseconds. Default 10000. */
+  /**
+   * How long opening or a write waits for another process's lock (a write, a reindex, a rebuild),
+   * in milliseconds. Default 10000. Past it, the call throws a retryable `MemoryTimeoutError`
+   * before writing anything.
+   */
   lockTimeoutMs?: number;
   /**
    * The HMAC secret of list and job cursors. Default: a random secret stored in
-   * `.memplane/cursor-secret`, so every process over the same root accepts the same cursors.
+   * `.memplane/cursor-secret`, so every process over the same root accepts the same cursors. A
+   * damaged file (empty, not 64 hex characters) is replaced, which invalidates cursors signed with
+   * the old secret.
    */
   cursorSecret?: string | Uint8Array;
   /** The clock, for timestamps, todo expiry and cursor ages. Default: the real time. */
