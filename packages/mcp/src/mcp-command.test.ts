@@ -45,6 +45,13 @@ describe('memplane mcp token', () => {
     expect(await run(['token', 'revoke', 'tok_0000000000000000', '--data-dir', folder])).toMatchObject({ code: 1 });
   });
 
+  it('creates the data folder of a first token', async () => {
+    const nested = join(folder, 'new', 'data');
+    const issued = await run(['token', 'issue', '--company', 'acme', '--agent', 'planner', '--data-dir', nested]);
+    expect(issued.code).toBe(0);
+    expect(await openMcpTokenFile(join(nested, 'mcp-tokens.json')).verify(issued.stdout.trim())).toMatchObject({ agentId: 'planner' });
+  });
+
   it('answers a usage error with exit code 2 and the version with 0', async () => {
     expect(await run(['token', 'issue', '--agent', 'planner', '--data-dir', folder])).toMatchObject({ code: 2, stderr: expect.stringContaining("required option '--company <id>'") });
     expect(await run(['token', 'issue', '--company', 'bad\u0000id', '--agent', 'planner', '--data-dir', folder])).toMatchObject({ code: 2 });

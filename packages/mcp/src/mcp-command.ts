@@ -51,8 +51,11 @@ function days(value: string): number {
   return parsed;
 }
 
-/** Resolves when the process is asked to stop, or stdin ends (the stdio client hung up). */
-function stopSignal(watchStdin: boolean): Promise<void> {
+/**
+ * Resolves when the process is asked to stop, or on stdio when the client hangs up: stdin ends,
+ * or stdout can no longer be written (EPIPE), which would otherwise crash the process.
+ */
+function stopSignal(stdio: boolean): Promise<void> {
   return new Promise((resolveStop) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -62,7 +65,11 @@ function stopSignal(watchStdin: boolean): Promise<void> {
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    if (watchStdin) process.stdin.once('end', stop);
+    if (stdio) {
+      process.stdin.once('end', stop);
+      // Kept for the life of the process: a write that fails after the stop must not throw either.
+      process.stdout.on('error', stop);
+    }
   });
 }
 

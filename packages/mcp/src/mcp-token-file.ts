@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { identifierSchema, MemoryConfigurationError, MemoryConflictError, parseInput } from '@memplane/core';
 import { z } from 'zod';
 import type { McpBoundScope } from './mcp-bound-scope';
@@ -91,9 +92,13 @@ export function openMcpTokenFile(path: string, options: { now?: () => Date } = {
     const lockPath = `${path}.lock`;
     let lock;
     try {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       lock = await open(lockPath, 'wx', 0o600);
     } catch (cause) {
-      throw new MemoryConflictError({ message: `The token file is being changed by another process (${lockPath} exists; remove it if no process holds it)`, cause });
+      if ((cause as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new MemoryConflictError({ message: `The token file is being changed by another process (${lockPath} exists; remove it if no process holds it)`, cause });
+      }
+      throw new MemoryConfigurationError({ message: `The token file ${path} cannot be written`, cause });
     }
     try {
       const tokens = await read();
