@@ -10,6 +10,10 @@ import { checkActorId, checkMetadata, checkPayload, checkSessionId } from './age
 export function eventAndJobHandlers(store: AgentCoreFakeStore, base: string): HttpHandler[] {
   const eventPath = `${base}/memories/:memoryId/actor/:actorId/sessions/:sessionId/events/:eventId`;
   return [
+    // CreateEvent: POST /memories/{memoryId}/events answers 201 (the SDK's HTTP bindings,
+    // dist-cjs/index.js); actorId, eventTimestamp and payload required, sessionId optional
+    // (CreateEventInput in dist-types/models/models_0.d.ts; API_CreateEvent.html); a repeated
+    // clientToken returns the first answer (API_CreateEvent.html, `clientToken`).
     http.post(`${base}/memories/:memoryId/events`, async ({ request, params }) => {
       const refused = refuseUnauthenticated(store, request, params.memoryId);
       if (refused !== undefined) return refused;
@@ -34,6 +38,8 @@ export function eventAndJobHandlers(store: AgentCoreFakeStore, base: string): Ht
       store.remember('createEvent', body.clientToken, response);
       return jsonResponse(response, 201);
     }),
+    // GetEvent and DeleteEvent: the actor/session/event path and 200 of the SDK's HTTP bindings;
+    // an unknown event is 404 ResourceNotFoundException (API_GetEvent.html, API_DeleteEvent.html, Errors).
     http.get(eventPath, ({ request, params }) => {
       const refused = refuseUnauthenticated(store, request, params.memoryId);
       if (refused !== undefined) return refused;
@@ -48,6 +54,8 @@ export function eventAndJobHandlers(store: AgentCoreFakeStore, base: string): Ht
         ? jsonResponse({ eventId })
         : errorResponse(404, 'ResourceNotFoundException', 'Event not found.');
     }),
+    // StartMemoryExtractionJob: POST .../extractionJobs/start, 200 with the job id; an unknown
+    // job is 404 ResourceNotFoundException (API_StartMemoryExtractionJob.html).
     http.post(`${base}/memories/:memoryId/extractionJobs/start`, async ({ request, params }) => {
       const refused = refuseUnauthenticated(store, request, params.memoryId);
       if (refused !== undefined) return refused;
@@ -59,6 +67,10 @@ export function eventAndJobHandlers(store: AgentCoreFakeStore, base: string): Ht
       store.remember('startJob', body.clientToken, { jobId });
       return jsonResponse({ jobId });
     }),
+    // ListMemoryExtractionJobs: maxResults 1 to 100, "The default value is 20", nextToken, and a
+    // filter on actor, session, strategy and status (ListMemoryExtractionJobsInput in
+    // dist-types/models/models_1.d.ts; API_ListMemoryExtractionJobs.html). Only failed jobs are
+    // ever stored, the reading of that page the adapter README gives (Extraction jobs).
     http.post(`${base}/memories/:memoryId/extractionJobs`, async ({ request, params }) => {
       const refused = refuseUnauthenticated(store, request, params.memoryId);
       if (refused !== undefined) return refused;

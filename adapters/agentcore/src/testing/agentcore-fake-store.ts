@@ -7,10 +7,13 @@ import type { WireMetadataValue } from './agentcore-fake-validation';
  * records, events, failed extraction jobs and a simulated strategy, with AgentCore's own
  * semantics where the tests depend on them:
  * - `namespace` on list and retrieve is a PREFIX match (`/c/c1` matches `/c/c10/`), so an
- *   adapter that forgot the trailing `/` leaks across companies here as it would on AWS;
+ *   adapter that forgot the trailing `/` leaks across companies here as it would on AWS
+ *   (API_RetrieveMemoryRecords.html and API_ListMemoryRecords.html: "namespaces that start
+ *   with the provided prefix");
  * - extraction runs only when `drainExtraction()` is called, so a record extracted from an
- *   event is not visible right after `CreateEvent`, as on AWS;
- * - only FAILED extraction jobs exist as objects.
+ *   event is not visible right after `CreateEvent`, as on AWS (extraction is asynchronous:
+ *   the developer guide's long-term memory pages);
+ * - only FAILED extraction jobs exist as objects (API_ListMemoryExtractionJobs.html).
  */
 
 /** A long-term record as stored (timestamps in epoch seconds, as on the wire). */
