@@ -162,6 +162,21 @@ describe('the Streamable HTTP transport', () => {
     }
   });
 
+  it('refuses sessions past maxSessions with 503, and frees a closed one', async () => {
+    const small = await startMemplaneMcpHttpServer({ service, verifyToken: (token) => tokens.verify(token), port: 0, maxSessions: 1 });
+    try {
+      const client = new Client({ name: 'one', version: '1' });
+      const transport = new StreamableHTTPClientTransport(new URL(small.url), { requestInit: { headers: { authorization: `Bearer ${acmeToken}` } } });
+      await client.connect(transport);
+      expect((await rawPost(small.url, { authorization: `Bearer ${acmeToken}` })).status).toBe(503);
+      await transport.terminateSession();
+      await client.close();
+      expect((await rawPost(small.url, { authorization: `Bearer ${acmeToken}` })).status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('refuses to bind a non-loopback address without naming the allowed hosts', async () => {
     await expect(startMemplaneMcpHttpServer({ service, verifyToken: async () => undefined, host: '0.0.0.0', port: 0 })).rejects.toMatchObject({
       code: 'MEMORY_VALIDATION',
