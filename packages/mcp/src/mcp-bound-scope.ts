@@ -19,6 +19,7 @@ export interface McpBoundScope {
   runId?: string;
 }
 
+/** The zod schema of {@link McpBoundScope}: identifiers only, no other field. */
 export const mcpBoundScopeSchema = z.strictObject({
   companyId: identifierSchema,
   agentId: identifierSchema,

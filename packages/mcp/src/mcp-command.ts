@@ -8,14 +8,19 @@ import { VERSION } from './version';
 
 /** Where the command writes; the same shape as `CommandOutput` of `@memplane/cli`. */
 export interface McpCommandOutput {
+  /** Writes to standard output (tokens, listings; on stdio the server never writes here itself). */
   stdout(text: string): void;
+  /** Writes to standard error (progress lines and errors). */
   stderr(text: string): void;
 }
 
 /** The `memplane mcp` command; the same shape as `MemplaneCommand` of `@memplane/cli`. */
 export interface McpCommand {
+  /** `mcp`. */
   name: string;
+  /** One line for `memplane --help`. */
   summary: string;
+  /** A one-line usage; `run(['--help'])` prints the full one. */
   usage: string;
   /** Runs the command; resolves to the exit code (0 done, 1 failed, 2 usage or configuration error) once the server stops. */
   run(argv: string[], output: McpCommandOutput, context?: { commandName: string }): Promise<number>;

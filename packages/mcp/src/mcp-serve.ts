@@ -10,9 +10,13 @@ import { openMcpTokenFile, tokenFileName } from './mcp-token-file';
 
 /** How `memplane-mcp` serves: where the data is, and on which transport. */
 export interface McpServeOptions {
+  /** The data folder (see `openEmbeddedService`). */
   dataDirectory: string;
+  /** A config file of bindings applied at start. */
   configFile?: string;
+  /** Keep the service in this Postgres database. */
   postgresUrl?: string;
+  /** The Postgres schema of its tables. */
   postgresSchema?: string;
   /** Resolves when the server should stop (a signal, the client hanging up). */
   stopped: Promise<void>;
@@ -22,17 +26,25 @@ export interface McpServeOptions {
 
 /** The stdio transport: one client, one bound scope. */
 export interface McpStdioServe extends McpServeOptions {
+  /** `stdio`. */
   transport: 'stdio';
+  /** The scope the one session is bound to. */
   scope: McpBoundScope;
 }
 
 /** The Streamable HTTP transport: many clients, each scoped by its bearer token. */
 export interface McpHttpServe extends McpServeOptions {
+  /** `http`. */
   transport: 'http';
+  /** The address to bind (`127.0.0.1`). */
   host: string;
+  /** The port (8765; 0 picks a free one). */
   port: number;
+  /** `Host` names accepted; required off loopback. */
   allowedHosts?: string[];
+  /** Browser origins accepted besides loopback ones. */
   allowedOrigins?: string[];
+  /** The token file; default `<dataDirectory>/mcp-tokens.json`. */
   tokenFile?: string;
 }
 

@@ -19,8 +19,9 @@ export interface McpTokenRecord {
   projectId?: string;
   /** A note for people: who or what holds the token. */
   label?: string;
-  /** When it was issued, and when it stops working (ISO 8601). */
+  /** When it was issued (ISO 8601). */
   createdAt: string;
+  /** When it stops working (ISO 8601); absent, it works until revoked. */
   expiresAt?: string;
   /** When it was revoked (ISO 8601); a revoked token is refused. */
   revokedAt?: string;
@@ -41,9 +42,13 @@ const fileSchema = z.strictObject({ version: z.literal(1), tokens: z.array(recor
 
 /** What {@link McpTokenFile.issue} needs: who the token acts as. */
 export interface McpTokenGrant {
+  /** The company the token acts in. */
   companyId: string;
+  /** The agent the token acts as. */
   agentId: string;
+  /** The project it is bound to: notes record it, and reads may narrow only to it. */
   projectId?: string;
+  /** A note for people: who or what holds the token. */
   label?: string;
   /** When it stops working. Default: never (revoke it instead). */
   expiresAt?: Date;
