@@ -173,7 +173,7 @@ export function createMemoryTools(host: MemoryToolHost): MemoryToolDefinition[] 
     ),
     define(
       'memory.correct',
-      'Correct a memory when the user says prior context is wrong. The record keeps its id; the old text goes to its history.',
+      'Correct a memory when the user says prior context is wrong. The old text goes to its history; a provider that keeps history as versions answers with a new id, so use the id this tool returns from then on.',
       schemas.correctInputSchema,
       async (input, context) => {
         const handle = schemas.fromToolRecordId(input.recordId, 'recordId');
