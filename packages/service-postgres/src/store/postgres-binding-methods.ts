@@ -105,7 +105,7 @@ export function createPostgresBindingMethods(connection: PostgresConnection, tab
             // What the service counted for the binding goes with it.
             await client.query(`DELETE FROM ${table('memory_binding_usage')} WHERE company_id = $1 AND binding_id = $2`, [companyId, bindingId]);
             await client.query(`DELETE FROM ${table('memory_binding_records')} WHERE company_id = $1 AND binding_id = $2`, [companyId, bindingId]);
-            await client.query(`DELETE FROM ${table('memory_record_registry')} WHERE company_id = $1 AND binding_id = $2`, [companyId, bindingId]);
+            // The registry stays: the records live on at the provider, and must stay foreign to every other company.
             await insertActivity(client, activity);
           }
           return removed;

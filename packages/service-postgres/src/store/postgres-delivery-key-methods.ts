@@ -34,5 +34,11 @@ export function createPostgresDeliveryKeyMethods(connection: PostgresConnection,
           [companyId, deliveryKey, written.operationId, JSON.stringify(written.recordIds), at],
         );
       }),
+
+    pruneDeliveryKeys: (companyId, before) =>
+      storeCall('prune delivery keys', async () => {
+        const rows = await connection.query<{ company_id: string }>(`DELETE FROM ${keys} WHERE company_id = $1 AND updated_at < $2 RETURNING company_id`, [companyId, before]);
+        return rows.length;
+      }),
   };
 }

@@ -79,7 +79,7 @@ describe('metrics from the operation log', () => {
     // Just after the newest entry: prunes are never in the future.
     const newest = (await explorer.listOperations()).items[0]!.createdAt;
     const pruned = await service.pruneOperationLog(as(actors.acmeAdmin), { before: new Date(Date.parse(newest) + 1).toISOString() });
-    expect(pruned.companies).toEqual([{ companyId: 'acme', deleted: 1, operationId: expect.stringMatching(/^op_/) }]);
+    expect(pruned.companies).toEqual([{ companyId: 'acme', deleted: 1, deliveryKeysDeleted: 0, operationId: expect.stringMatching(/^op_/) }]);
     expect(await explorer.metrics()).toMatchObject({ bindings: [], totals: { operations: 0, recallHitRate: null } });
     expect((await service.explorer(as(actors.globexAdmin)).metrics()).totals.operations).toBe(1);
     await expect(service.explorer(as(actors.planner)).metrics()).rejects.toBeInstanceOf(MemoryAccessDeniedError);

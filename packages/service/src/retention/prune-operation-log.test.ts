@@ -33,7 +33,7 @@ describe('operation log retention', () => {
     const newest = (await service.explorer(as(actors.acmeAdmin)).listOperations()).items[0]!.createdAt;
     const before = new Date(Date.parse(newest) + 1).toISOString();
     const report = await service.pruneOperationLog(as(actors.acmeAdmin), { before });
-    expect(report).toEqual({ before, companies: [{ companyId: 'acme', deleted: 2, operationId: expect.stringMatching(/^op_/) }] });
+    expect(report).toEqual({ before, companies: [{ companyId: 'acme', deleted: 2, deliveryKeysDeleted: 0, operationId: expect.stringMatching(/^op_/) }] });
     const log = (await service.explorer(as(actors.acmeAdmin)).listOperations()).items;
     expect(log).toEqual([
       expect.objectContaining({
@@ -47,10 +47,35 @@ describe('operation log retention', () => {
     ]);
     // Within the window (7 days before the service clock) nothing is old enough.
     const windowed = await service.pruneOperationLog(as(actors.acmeAdmin));
-    expect(windowed.companies).toEqual([{ companyId: 'acme', deleted: 0, operationId: expect.any(String) }]);
+    expect(windowed.companies).toEqual([{ companyId: 'acme', deleted: 0, deliveryKeysDeleted: 0, operationId: expect.any(String) }]);
     expect(Date.parse(windowed.before)).toBeLessThan(Date.parse('2026-11-01T00:00:00Z') - 6 * 24 * 3600 * 1000);
     await expect(service.pruneOperationLog(as(actors.planner), { before })).rejects.toBeInstanceOf(MemoryAccessDeniedError);
     await expect(service.pruneOperationLog(as(actors.acmeAdmin), { before: 'soon' })).rejects.toMatchObject({ field: 'before' });
+  });
+
+  it('deletes the idempotency keys of queued deliveries with the log of their writes, and counts them', async () => {
+    const created = await createTestService({ operationLog: { retentionFloorDays: 0 } });
+    cleanUp = created.cleanUp;
+    const { service } = created;
+    await bindCompanyDefault(service, actors.acmeAdmin, 'default', 'memory');
+    const system = as(actors.heartbeat, { companyId: 'acme' });
+    const { hookId } = await service.hooks.enqueue('manual_capture', system, { agentId: 'planner', text: 'Backups run at noon.' });
+    await service.whenIdle();
+    const binding = (await service.control(as(actors.acmeAdmin)).listBindings())[0]!;
+    const deliveryKey = `${hookId}:${binding.id}`;
+    // The queued write left its key; a prune before it keeps it.
+    const early = await service.pruneOperationLog(as(actors.acmeAdmin), { before: '2026-10-01T00:00:00.000Z' });
+    expect(early.companies).toEqual([expect.objectContaining({ deliveryKeysDeleted: 0 })]);
+    const newest = (await service.explorer(as(actors.acmeAdmin)).listOperations()).items[0]!.createdAt;
+    const before = new Date(Date.parse(newest) + 1).toISOString();
+    const report = await service.pruneOperationLog(as(actors.acmeAdmin), { before });
+    expect(report.companies).toEqual([expect.objectContaining({ companyId: 'acme', deliveryKeysDeleted: 1 })]);
+    expect((await service.control(as(actors.acmeAdmin)).listActivity()).items[0]).toMatchObject({
+      action: 'log.pruned',
+      after: { before, deliveryKeysDeleted: 1 },
+    });
+    // Gone: the key reads as new again.
+    expect(await service.store.claimDelivery('acme', deliveryKey, before)).toEqual({ state: 'new' });
   });
 
   it('needs a window or a cut', async () => {

@@ -24,6 +24,8 @@ export interface MemoryCompanyPrune {
   companyId: string;
   /** Operations deleted. */
   deleted: number;
+  /** Idempotency keys of queued hook deliveries deleted: those whose last attempt is older than the cut. */
+  deliveryKeysDeleted: number;
   /** The id of the prune's own log entry (`retention_prune`). */
   operationId: string;
 }
@@ -48,7 +50,8 @@ const dayMs = 24 * 3600 * 1000;
  * Applies the retention window to the operation log. Each company's prune is one store
  * transaction that deletes its operations older than the cut and writes a `retention_prune`
  * entry saying who pruned, the cut and how many were deleted, so the prune is itself in the
- * log; a `log.pruned` activity entry with the count follows. Authorised as `log.prune`: under
+ * log; the company's delivery keys (`memory_delivery_keys`) last touched before the cut go
+ * too; a `log.pruned` activity entry with both counts follows. Authorised as `log.prune`: under
  * the default policy the system, an operator granted the company, or a company admin
  * (`role: 'admin'`). A cut in the future or younger than the retention floor is refused with
  * `MemoryValidationError` (field `before`), whoever asks. Without `companyId` in the context,
@@ -92,15 +95,18 @@ export async function pruneOperationLog(internals: ServiceInternals, context: Me
       createdAt: internals.now(),
     };
     const deleted = await internals.store.pruneOperations(companyId, before, entry);
+    // A delivery key only guards re-runs of a queued job; it goes with the log of its write.
+    const deliveryKeysDeleted = await internals.store.pruneDeliveryKeys(companyId, before);
     await internals.store.appendActivity([
       activityEntry(internals, context.actor, companyId, 'log.pruned', { type: 'operation_log', id: 'memory_operations' }, null, {
         before,
         deleted,
+        deliveryKeysDeleted,
         operationId: entry.id,
         ...(valid.before === undefined ? { retentionDays: days } : {}),
       }),
     ]);
-    report.companies.push({ companyId, deleted, operationId: entry.id });
+    report.companies.push({ companyId, deleted, deliveryKeysDeleted, operationId: entry.id });
   }
   return report;
 }

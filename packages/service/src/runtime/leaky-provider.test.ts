@@ -32,6 +32,24 @@ describe.each(leakVariants)('a %s provider shared by two companies', (variant) =
 
   afterEach(async () => cleanUp());
 
+  it('still knows the other company\'s records as foreign after it deleted its binding: they live on at the provider', async () => {
+    expect(await service.control(as(actors.globexAdmin)).deleteBinding('default')).toBe(true);
+    const planner = service.runtime(as(actors.planner));
+    const admin = service.runtime(as(actors.acmeAdmin));
+    const results = [await planner.query({ query: 'launch code' }), await planner.list(), await admin.list(), await admin.get({ handle: globexHandle })];
+    for (const result of results) expect(JSON.stringify(result)).not.toContain(foreignMarker);
+  });
+
+  it('removes a registration when forget succeeds, and only the caller\'s own', async () => {
+    const planner = service.runtime(as(actors.planner));
+    const own = (await planner.upsertRecords({ records: [{ text: 'Acme: to be forgotten.' }] })).records![0]!;
+    expect((await service.store.placeRecords('acme', 'leaky', [own.providerRecordId])).own).toHaveLength(1);
+    await planner.forget({ handles: [own, globexHandle] });
+    expect(await service.store.placeRecords('acme', 'leaky', [own.providerRecordId])).toEqual({ own: [], foreignIds: [] });
+    // The other company's handle was never forwarded, and its registration stays.
+    expect((await service.store.placeRecords('acme', 'leaky', [globexHandle.providerRecordId])).foreignIds).toEqual([globexHandle.providerRecordId]);
+  });
+
   it('lets no text of the other company reach the caller through any field of any read', async () => {
     const planner = service.runtime(as(actors.planner));
     const admin = service.runtime(as(actors.acmeAdmin));

@@ -50,7 +50,7 @@ describe('an audit trail no one can rewrite', () => {
     }
     expect((await service.explorer(as(actors.acmeAdmin)).listOperations()).items).toHaveLength(1);
     const report = await service.pruneOperationLog(as(actors.acmeAdmin), { before });
-    expect(report.companies).toEqual([{ companyId: 'acme', deleted: 1, operationId: expect.any(String) }]);
+    expect(report.companies).toEqual([{ companyId: 'acme', deleted: 1, deliveryKeysDeleted: 0, operationId: expect.any(String) }]);
     const activity = (await service.control(as(actors.acmeAdmin)).listActivity()).items;
     expect(activity[0]).toMatchObject({
       action: 'log.pruned',

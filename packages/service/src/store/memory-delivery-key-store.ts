@@ -19,4 +19,9 @@ export interface MemoryDeliveryKeyStore {
   claimDelivery(companyId: string, deliveryKey: string, at: string): Promise<MemoryDeliveryClaim>;
   /** Records that the write under the key is done, before the job is acknowledged. */
   completeDelivery(companyId: string, deliveryKey: string, written: { operationId: string; recordIds: string[] }, at: string): Promise<void>;
+  /**
+   * Deletes the company's keys whose last attempt is older than `before`, and returns how many.
+   * Run by the operation-log prune with its cut, so a key lives as long as the log of its writes.
+   */
+  pruneDeliveryKeys(companyId: string, before: string): Promise<number>;
 }

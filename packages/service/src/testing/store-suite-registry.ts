@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryRegisteredRecord } from '../store/memory-record-registry-store';
 import type { StoreUnderTest } from './memory-service-store-suite';
+import { createStoreFixtures } from './store-fixtures';
 
 const registered = (overrides: Partial<MemoryRegisteredRecord> = {}): MemoryRegisteredRecord => ({
   companyId: 'acme',
@@ -41,6 +42,15 @@ export function describeStoreRegistryRules(subject: StoreUnderTest): void {
       expect(await subject.store.placeRecords('acme', 'mem0', ['rec-1'])).toEqual({ own: [], foreignIds: [] });
     });
 
+    it('keeps the registrations of a deleted binding: its records live on at the provider', async () => {
+      const fixtures = createStoreFixtures();
+      const binding = fixtures.binding({ companyId: 'globex', key: 'default' });
+      await subject.store.insertBinding(binding, []);
+      await subject.store.registerRecords([registered({ companyId: 'globex', bindingId: binding.id, providerRecordId: 'rec-9', scope: { companyId: 'globex' } })]);
+      expect(await subject.store.deleteBinding('globex', binding.id, [])).toBe(true);
+      expect(await subject.store.placeRecords('acme', 'mem0', ['rec-9'])).toEqual({ own: [], foreignIds: ['rec-9'] });
+    });
+
     it('places a large page in one call', async () => {
       const ids = Array.from({ length: 150 }, (_, index) => `rec-${index}`);
       await subject.store.registerRecords(ids.map((providerRecordId) => registered({ providerRecordId })));
@@ -57,6 +67,23 @@ export function describeStoreRegistryRules(subject: StoreUnderTest): void {
       await subject.store.completeDelivery('acme', 'hook_1:bnd_1', { operationId: 'op_1', recordIds: ['r-1'] }, at);
       expect(await subject.store.claimDelivery('acme', 'hook_1:bnd_1', at)).toEqual({ state: 'written', operationId: 'op_1', recordIds: ['r-1'] });
       expect(await subject.store.claimDelivery('globex', 'hook_1:bnd_1', at)).toEqual({ state: 'started' });
+    });
+
+    it('prunes the keys of one company last touched before the cut, and counts them', async () => {
+      const fixtures = createStoreFixtures();
+      await subject.store.claimDelivery('acme', 'old', fixtures.time(1));
+      await subject.store.claimDelivery('acme', 'written', fixtures.time(2));
+      await subject.store.completeDelivery('acme', 'written', { operationId: 'op_1', recordIds: [] }, fixtures.time(2));
+      // Touched again after the cut: a job still retrying keeps its key.
+      await subject.store.claimDelivery('acme', 'retried', fixtures.time(1));
+      await subject.store.claimDelivery('acme', 'retried', fixtures.time(10));
+      await subject.store.claimDelivery('globex', 'old', fixtures.time(1));
+      expect(await subject.store.pruneDeliveryKeys('acme', fixtures.time(5))).toBe(2);
+      expect(await subject.store.pruneDeliveryKeys('acme', fixtures.time(5))).toBe(0);
+      expect(await subject.store.claimDelivery('acme', 'old', fixtures.time(11))).toEqual({ state: 'new' });
+      expect(await subject.store.claimDelivery('acme', 'written', fixtures.time(11))).toEqual({ state: 'new' });
+      expect(await subject.store.claimDelivery('acme', 'retried', fixtures.time(11))).toEqual({ state: 'started' });
+      expect(await subject.store.claimDelivery('globex', 'old', fixtures.time(11))).toEqual({ state: 'started' });
     });
   });
 }

@@ -32,5 +32,10 @@ export function createSqliteDeliveryKeyMethods(connection: SqliteConnection): Me
          WHERE company_id = ? AND delivery_key = ?`,
       ).run(written.operationId, JSON.stringify(written.recordIds), at, companyId, deliveryKey);
     },
+
+    async pruneDeliveryKeys(companyId, before) {
+      // Times are stored as ISO strings of one format, so text order is time order.
+      return prepare('DELETE FROM memory_delivery_keys WHERE company_id = ? AND updated_at < ?').run(companyId, before).changes;
+    },
   };
 }

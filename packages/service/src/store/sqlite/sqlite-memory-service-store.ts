@@ -147,7 +147,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
           // What the service counted for the binding goes with it.
           prepare('DELETE FROM memory_binding_usage WHERE company_id = ? AND binding_id = ?').run(companyId, bindingId);
           prepare('DELETE FROM memory_binding_records WHERE company_id = ? AND binding_id = ?').run(companyId, bindingId);
-          prepare('DELETE FROM memory_record_registry WHERE company_id = ? AND binding_id = ?').run(companyId, bindingId);
+          // The registry stays: the records live on at the provider, and must stay foreign to every other company.
           insertActivity(activity);
         }
         return removed;
