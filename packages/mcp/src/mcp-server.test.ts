@@ -67,6 +67,8 @@ describe('the MCP server over the service tools', () => {
     // The MCP client, as it named itself in initialize, is logged beside the agent on every operation.
     expect(log.items.map((entry) => entry.details?.client)).toEqual(log.items.map(() => ({ name: 'test-client', version: '1.0.0' })));
     expect(log.items.every((entry) => entry.scope.companyId === 'acme')).toBe(true);
+    // And counted: the service's own counters saw the six operations.
+    expect(service.metrics().operations).toBe(6);
   });
 
   it('refuses a model-supplied company or agent argument, and nothing reaches the runtime', async () => {
