@@ -1,4 +1,5 @@
-export { memplaneAgentSchema, parseAgent, type MemplaneAgent } from './memplane-agent';
+export { defaultClient, memplaneAgentSchema, memplaneClientSchema, parseAgent, type MemplaneAgent, type MemplaneClient } from './memplane-agent';
+export { VERSION } from './version';
 export {
   memplaneTools,
   type MemplaneTool,

@@ -1,6 +1,7 @@
 import { identifierSchema, parseInput } from '@memplane/core';
 import type { MemoryCallContext, MemoryToolContext } from '@memplane/service';
 import { z } from 'zod';
+import { VERSION } from './version';
 
 /**
  * Who the model works for, set by the host from its own authentication: never from the model.
@@ -28,15 +29,35 @@ export const memplaneAgentSchema = z.strictObject({
   projectId: identifierSchema.optional(),
 });
 
+/** The program calls come through, logged beside the actor on every operation (`details.client`). */
+export interface MemplaneClient {
+  /** Its name, such as your app's. */
+  name: string;
+  /** Its version. */
+  version?: string;
+}
+
+/** The zod schema of {@link MemplaneClient}. */
+export const memplaneClientSchema = z.strictObject({ name: identifierSchema, version: identifierSchema.optional() });
+
+/** The client named when the host names none: this package. */
+export const defaultClient: MemplaneClient = { name: '@memplane/ai-sdk', version: VERSION };
+
+/** Validates a client; a bad one throws `MemoryValidationError` naming the field (`client.name`). */
+export function parseClient(client: unknown): MemplaneClient {
+  return client === undefined ? defaultClient : (parseInput(memplaneClientSchema, client, 'memplane client', 'client') as MemplaneClient);
+}
+
 /** Validates an agent; a bad one throws `MemoryValidationError` naming the field (`agent.companyId`). */
 export function parseAgent(agent: unknown, path = 'agent'): MemplaneAgent {
   return parseInput(memplaneAgentSchema, agent, 'memplane agent', path) as MemplaneAgent;
 }
 
 /** The tool context of the service's agent tools: the agent acts as itself, inside its company. */
-export function toolContextOf(agent: MemplaneAgent): MemoryToolContext {
+export function toolContextOf(agent: MemplaneAgent, client: MemplaneClient = defaultClient): MemoryToolContext {
   return {
     actor: { kind: 'agent', companyId: agent.companyId, agentId: agent.agentId },
+    client,
     ...(agent.runId === undefined ? {} : { heartbeatRunId: agent.runId }),
     ...(agent.issueId === undefined ? {} : { issueId: agent.issueId }),
     ...(agent.projectId === undefined ? {} : { projectId: agent.projectId }),
@@ -44,7 +65,7 @@ export function toolContextOf(agent: MemplaneAgent): MemoryToolContext {
 }
 
 /** The runtime call context of the agent (no issue or project: those belong to requests). */
-export function callContextOf(agent: MemplaneAgent): MemoryCallContext {
-  const { issueId: _issue, projectId: _project, ...context } = toolContextOf(agent);
+export function callContextOf(agent: MemplaneAgent, client: MemplaneClient = defaultClient): MemoryCallContext {
+  const { issueId: _issue, projectId: _project, ...context } = toolContextOf(agent, client);
   return context;
 }

@@ -106,6 +106,10 @@ describe('memplaneMiddleware on the embedded default (SQLite + markdown)', () =>
     expect(log.types().filter((type) => type === 'captured')).toHaveLength(1);
     const operations = await service.explorer({ actor: { kind: 'company', companyId: 'acme' } }).listOperations({ runId: 'run-1' });
     expect(operations.items.filter((entry) => entry.operation === 'capture')).toHaveLength(1);
+    // Every operation the hooks ran names the client beside the hook actor.
+    expect(operations.items.map((entry) => [entry.actor.kind, (entry.details as { client?: unknown } | undefined)?.client])).toEqual(
+      operations.items.map(() => ['system', { name: '@memplane/ai-sdk', version: '0.0.0-development' }]),
+    );
   });
 
   it('hands captures to the service queue when asked, and a worker writes them', async () => {

@@ -1,7 +1,7 @@
 import { metadataSchema, parseInput } from '@memplane/core';
 import { parseActor, type MemoryActor, type MemoryHooks } from '@memplane/service';
 import { z } from 'zod';
-import { memplaneAgentSchema, type MemplaneAgent } from '../memplane-agent';
+import { defaultClient, memplaneAgentSchema, memplaneClientSchema, type MemplaneAgent, type MemplaneClient } from '../memplane-agent';
 import type { MemplaneEventListener } from './middleware-events';
 
 /** What the middleware needs from the service: the two hooks. A `MemoryService` is one. */
@@ -52,6 +52,8 @@ export interface MemplaneMiddlewareOptions {
    * platform acting in `agent.companyId`. Under the default policy agents may not emit hooks.
    */
   hookActor?: MemoryActor;
+  /** The program the turns come through, logged beside the hook actor on every operation. Default: `@memplane/ai-sdk` and its version. */
+  client?: MemplaneClient;
   /** Recall before each turn (`pre_run_hydrate`), or `false`. Default on. */
   hydrate?: false | MemplaneHydrateOptions;
   /** Capture each finished turn (`post_run_capture`), or `false`. Default on. */
@@ -79,6 +81,7 @@ const optionsSchema = z.strictObject({
   agent: memplaneAgentSchema,
   // Checked with the service's own actor schema below, so the field is named as the service names it.
   hookActor: z.unknown().optional(),
+  client: memplaneClientSchema.optional(),
   hydrate: z.union([z.literal(false), hydrateSchema]).optional(),
   capture: z.union([z.literal(false), captureSchema]).optional(),
   onEvent: z.custom<MemplaneEventListener>((value) => typeof value === 'function', 'must be a function').optional(),
@@ -88,6 +91,7 @@ const optionsSchema = z.strictObject({
 export interface ResolvedMiddlewareOptions {
   agent: MemplaneAgent & { runId: string };
   hookActor: MemoryActor;
+  client: MemplaneClient;
   hydrate: Required<Omit<MemplaneHydrateOptions, 'countTokens'>> & Pick<MemplaneHydrateOptions, 'countTokens'> | false;
   capture: { includeToolCalls: boolean; metadata: Record<string, unknown> | undefined; maxPending: number; delivery: 'direct' | 'queue' } | false;
   onEvent: MemplaneEventListener | undefined;
@@ -99,6 +103,7 @@ export function resolveMiddlewareOptions(options: unknown, createRunId: () => st
   const { hydrate, capture } = valid;
   return {
     agent: { ...valid.agent, runId: valid.agent.runId ?? createRunId() },
+    client: (valid.client as MemplaneClient | undefined) ?? defaultClient,
     hookActor: valid.hookActor === undefined ? { kind: 'system', component: 'ai-sdk' } : parseActor(valid.hookActor),
     hydrate:
       hydrate === false

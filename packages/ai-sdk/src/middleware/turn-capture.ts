@@ -25,7 +25,7 @@ export function createTurnCapture(host: MemplaneHookHost, options: ResolvedMiddl
   const deliver = async (text: string, model: AnsweringModel, output: ModelCallOutput): Promise<void> => {
     if (capture === false) return;
     const { agent } = options;
-    const context = { actor: options.hookActor, companyId: agent.companyId, heartbeatRunId: agent.runId };
+    const context = { actor: options.hookActor, companyId: agent.companyId, heartbeatRunId: agent.runId, client: options.client };
     const input = {
       agentId: agent.agentId,
       heartbeatRunId: agent.runId,

@@ -58,7 +58,7 @@ export function createTurnHydration(host: MemplaneHookHost, options: ResolvedMid
   const recall = (query: string): Promise<RecallOutcome> => {
     const { agent } = options;
     if (hydrate === false) return Promise.resolve({ block: undefined, snippets: 0, truncated: false });
-    const context = { actor: options.hookActor, companyId: agent.companyId, heartbeatRunId: agent.runId };
+    const context = { actor: options.hookActor, companyId: agent.companyId, heartbeatRunId: agent.runId, client: options.client };
     return host.hooks
       .preRunHydrate(context, {
         agentId: agent.agentId,

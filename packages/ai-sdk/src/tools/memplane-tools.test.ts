@@ -75,6 +75,7 @@ describe('memplaneTools', () => {
     const log = await service.explorer(acmeAdmin).listOperations({ runId: 'run-5' });
     expect(log.items.map((entry) => entry.operation).reverse()).toEqual(['record_upsert', 'query', 'correct', 'get', 'list', 'forget', 'get']);
     expect(log.items.every((entry) => entry.actor.kind === 'agent' && entry.actor.id === 'planner')).toBe(true);
+    expect(log.items.every((entry) => (entry.details as { client?: { name: string } } | undefined)?.client?.name === '@memplane/ai-sdk')).toBe(true);
   });
 
   it('refuse a model that passes another company or agent, and write nothing', async () => {

@@ -1,7 +1,7 @@
 import { MemoryValidationError, type MemoryAdapterCapabilities } from '@memplane/core';
 import { createMemoryTools, type MemoryToolDefinition, type MemoryToolHost } from '@memplane/service';
 import { jsonSchema, tool, type Tool } from 'ai';
-import { parseAgent, toolContextOf, type MemplaneAgent } from '../memplane-agent';
+import { parseAgent, parseClient, toolContextOf, type MemplaneAgent, type MemplaneClient } from '../memplane-agent';
 import { createProfileAndJobsTools } from './profile-and-jobs-tools';
 
 /** The names of the tools on the wire: no dots, which Anthropic and OpenAI function names refuse. */
@@ -40,13 +40,15 @@ export interface MemplaneToolsOptions {
    * when `listExtractionJobs` is, as the MCP server does. Default: neither.
    */
   capabilities?: MemoryAdapterCapabilities;
+  /** The program the calls come through, logged beside the agent on every operation. Default: `@memplane/ai-sdk` and its version. */
+  client?: MemplaneClient;
   /** Offer only these tools (for a read-only agent: `['memory_search', 'memory_list', 'memory_get']`). Default: every supported one. */
   only?: MemplaneToolName[];
 }
 
 const readOnly = new Set<MemplaneToolName>(['memory_search', 'memory_list', 'memory_get', 'memory_profile', 'memory_jobs']);
 
-function toAiTool(definition: MemoryToolDefinition, resolveAgent: (context: unknown) => Promise<MemplaneAgent>): MemplaneTool {
+function toAiTool(definition: MemoryToolDefinition, resolveAgent: (context: unknown) => Promise<MemplaneAgent>, client: MemplaneClient): MemplaneTool {
   return tool<Record<string, unknown>, MemplaneToolOutput>({
     description: definition.description,
     // The strict JSON Schema goes to the provider (additionalProperties: false); the service
@@ -55,7 +57,7 @@ function toAiTool(definition: MemoryToolDefinition, resolveAgent: (context: unkn
     metadata: { memplane: { readOnly: readOnly.has(definition.functionName as MemplaneToolName), destructive: definition.functionName === 'memory_forget' } },
     async execute(input, { experimental_context: experimentalContext }) {
       const agent = await resolveAgent(experimentalContext);
-      const result = await definition.execute(input, toolContextOf(agent));
+      const result = await definition.execute(input, toolContextOf(agent, client));
       if (result.isError) return { ok: false, content: result.content, error: result.error };
       return { ok: true, content: result.content, data: result.data, ...(result.operationId === '' ? {} : { operationId: result.operationId }) };
     },
@@ -81,6 +83,7 @@ export function memplaneTools(service: MemoryToolHost, options: MemplaneToolsOpt
   if (options === null || typeof options !== 'object') {
     throw new MemoryValidationError({ target: 'memplaneTools options', issues: [{ path: 'options', message: 'must be an object' }] });
   }
+  const client = parseClient(options.client);
   const fixed = typeof options.agent === 'function' ? undefined : parseAgent(options.agent);
   const agentFunction = typeof options.agent === 'function' ? options.agent : undefined;
   // A function's answer is checked on every call: a host bug must not become another company's memory.
@@ -95,7 +98,7 @@ export function memplaneTools(service: MemoryToolHost, options: MemplaneToolsOpt
   for (const definition of definitions) {
     const name = definition.functionName as MemplaneToolName;
     if (options.only !== undefined && !options.only.includes(name)) continue;
-    tools[name] = toAiTool(definition, resolveAgent);
+    tools[name] = toAiTool(definition, resolveAgent, client);
   }
   return tools;
 }
