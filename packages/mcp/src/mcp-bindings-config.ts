@@ -89,6 +89,11 @@ export async function applyBindingsConfig(service: MemoryService, config: McpBin
 export async function ensureDefaultBinding(service: MemoryService, companyId: string): Promise<void> {
   const control = service.control(operator(companyId));
   if ((await control.listBindings()).length > 0) return;
-  await control.createBinding({ key: 'default', providerId: 'markdown' });
+  try {
+    await control.createBinding({ key: 'default', providerId: 'markdown' });
+  } catch (error) {
+    // Two servers starting together for a new company: the other one created it first, which is as good.
+    if ((await control.getBinding('default')) === undefined) throw error;
+  }
   await control.setTarget({ targetType: 'company' }, 'default');
 }

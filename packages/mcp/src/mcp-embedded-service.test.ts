@@ -40,6 +40,17 @@ describe('the embedded service', () => {
     expect(await readFile(join(folder, 'cursor-secret'), 'utf8')).toBe(secret);
   });
 
+  it('survives two servers creating the default binding of a new company at once', async () => {
+    const service = await openEmbeddedService({ dataDirectory: folder });
+    try {
+      await Promise.all([ensureDefaultBinding(service, 'acme'), ensureDefaultBinding(service, 'acme'), ensureDefaultBinding(service, 'acme')]);
+      expect((await service.control(system('acme')).listBindings()).map((binding) => binding.key)).toEqual(['default']);
+      expect((await service.control(system('acme')).resolve('planner')).binding.key).toBe('default');
+    } finally {
+      await service.close();
+    }
+  });
+
   it('applies a config file of bindings and agent overrides through the control plane, and leaves a configured company alone', async () => {
     const config = join(folder, 'bindings.json');
     await writeFile(
