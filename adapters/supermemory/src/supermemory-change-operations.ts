@@ -58,9 +58,10 @@ const maximumDerivedPages = 20;
  * carry the document's metadata, so they are found through the relation itself: the memory
  * list of the container, newest first, read down to the document's creation (nothing older
  * can come from it), forgetting every entry that names the document among its sources or
- * carries its record key. When that range is longer than 2,000 entries, this throws a
- * `MemoryApiCallError` before the document is deleted: never a silent success while
- * extracted memories stay.
+ * carries its record key. When that range is longer than 2,000 entries, or the list does not
+ * come newest first (its `order` is undocumented, and an ignored one would end the scan at the
+ * first older entry), this throws a `MemoryApiCallError` before the document is deleted:
+ * never a silent success while extracted memories stay.
  */
 async function forgetDerivedMemories(
   context: SupermemoryAdapterContext,
@@ -72,6 +73,12 @@ async function forgetDerivedMemories(
   const containerTag = context.containerTagOf(scope.companyId);
   const since = Date.parse(document.createdAt);
   const derived: string[] = [];
+  // The scan stops at the first entry older than the document, which is only safe when the
+  // list really comes newest first: `order` of the undocumented memory list may be ignored.
+  // An entry newer than the one before it proves it is not; a run of equal timestamps proves
+  // nothing, so the scan stops early only once it has seen the timestamps go down.
+  let previous: number | undefined;
+  let provenNewestFirst = false;
   for (let page = 1; ; page += 1) {
     if (page > maximumDerivedPages) {
       throw new MemoryApiCallError({
@@ -85,11 +92,20 @@ async function forgetDerivedMemories(
     usage.push(callUsage);
     let reachedOlder = false;
     for (const entry of value.memoryEntries) {
-      if (Date.parse(entry.createdAt) < since) reachedOlder = true;
+      const createdAt = Date.parse(entry.createdAt);
+      if (Number.isNaN(createdAt) || (previous !== undefined && createdAt > previous)) {
+        throw new MemoryApiCallError({
+          message: `Supermemory listed memory entries out of newest-first order (or without a readable createdAt) while forgetting what was extracted from document ${document.id}, so they cannot all be proven found; the document was kept.`,
+          isRetryable: false,
+        });
+      }
+      if (previous !== undefined && createdAt < previous) provenNewestFirst = true;
+      previous = createdAt;
+      if (createdAt < since) reachedOlder = true;
       const related = entry.documentIds?.includes(document.id) === true || (recordKey !== undefined && entry.metadata?.[metadataKeys.recordKey] === recordKey);
       if (related && entry.isForgotten !== true) derived.push(entry.id);
     }
-    if (reachedOlder || page >= value.pagination.totalPages || value.memoryEntries.length === 0) break;
+    if ((reachedOlder && provenNewestFirst) || page >= value.pagination.totalPages || value.memoryEntries.length === 0) break;
   }
   for (const memoryId of derived) await forgetMemory(context, memoryId, containerTag, usage);
 }

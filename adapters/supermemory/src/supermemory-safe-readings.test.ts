@@ -63,6 +63,43 @@ describe('captured residue, related to its document rather than carrying its met
   });
 });
 
+describe('a memory list that ignores order', () => {
+  // The scan for a capture's extracted memories asks for newest first and stops at the first
+  // entry older than the document. Oldest first, it would stop on page 1 and miss them.
+  async function captureAfterOlderEntries(adapter: MemoryAdapter, scope: MemoryScope, sameTimestamp: boolean) {
+    const tag = toSupermemoryContainerTag(scope.companyId);
+    const older = fake.store.createMemories(tag, Array.from({ length: 150 }, (_, index) => ({ content: `older ${index}`, metadata: { mp_companyId: scope.companyId } }))).memories;
+    if (sameTimestamp) for (const memory of older) memory.createdAt = older[0]!.createdAt;
+    const handle = await captureAndSettle(adapter, scope, 'Backups run at midnight.\n\nRestores are tested monthly.');
+    const documentId = handle.providerRecordId.slice('doc:'.length);
+    const derived = () => [...fake.store.memories.values()].filter((memory) => memory.documentIds.includes(documentId));
+    expect(derived()).toHaveLength(2);
+    return { handle, documentId, derived };
+  }
+
+  for (const sameTimestamp of [false, true]) {
+    it(`keeps the capture and throws, never forgetting part of it, when the list comes oldest first (${sameTimestamp ? 'older entries sharing one timestamp' : 'distinct timestamps'})`, async () => {
+      const adapter = environment.createAdapter();
+      const scope = freshScope();
+      const { handle, documentId, derived } = await captureAfterOlderEntries(adapter, scope, sameTimestamp);
+      fake.misbehaviour.ignoreOrder = true;
+      try {
+        await expect(adapter.forget([handle], scope)).rejects.toSatisfy(
+          (error) => MemoryApiCallError.isInstance(error) && !error.isRetryable && /newest-first order/.test(error.message),
+        );
+      } finally {
+        fake.misbehaviour.ignoreOrder = false;
+      }
+      expect(fake.store.documents.has(documentId)).toBe(true);
+      expect(derived().some((memory) => memory.isForgotten)).toBe(false);
+      // With the order honoured, the same forget removes the document and what came from it.
+      await adapter.forget([handle], scope);
+      expect(derived().every((memory) => memory.isForgotten)).toBe(true);
+      expect(fake.store.documents.has(documentId)).toBe(false);
+    });
+  }
+});
+
 describe('a memory list that ignores filters', () => {
   it('never reports a record missing, or forgotten, while it may still be stored', async () => {
     const adapter = environment.createAdapter();

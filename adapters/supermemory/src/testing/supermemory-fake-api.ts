@@ -18,8 +18,10 @@ export interface SupermemoryFake {
   /**
    * Misbehaviours a test can switch on to check the adapter's own defences. `ignoreFilters`
    * makes search and the memory list ignore `filters`, like a provider that drops them.
+   * `ignoreOrder` makes the memory list ignore `order` and answer oldest first: the list and
+   * its parameters are undocumented (the same reading as `ignoreFilters`).
    */
-  misbehaviour: { ignoreFilters: boolean };
+  misbehaviour: { ignoreFilters: boolean; ignoreOrder: boolean };
 }
 
 /** Settings of {@link createSupermemoryFake}. */
@@ -48,7 +50,7 @@ export function createSupermemoryFake(settings: SupermemoryFakeSettings = {}): S
       return answer(body, request, params as Record<string, string>);
     };
 
-  const misbehaviour = { ignoreFilters: false };
+  const misbehaviour = { ignoreFilters: false, ignoreOrder: false };
 
   function filterOf(body: Record<string, unknown>): FakeFilter | undefined | Response {
     if (body.filters === undefined || misbehaviour.ignoreFilters) return undefined;
@@ -197,7 +199,8 @@ export function createSupermemoryFake(settings: SupermemoryFakeSettings = {}): S
       if (typeof paging === 'string') return error(400, paging);
       const filter = filterOf(body);
       if (filter instanceof Response) return filter;
-      const { slice, pagination } = paginate(sortByCreated(store.memoriesIn(tag, filter), body.order), paging);
+      const order = misbehaviour.ignoreOrder ? 'asc' : body.order;
+      const { slice, pagination } = paginate(sortByCreated(store.memoriesIn(tag, filter), order), paging);
       return HttpResponse.json({ memoryEntries: slice.map(toMemoryEntry), pagination });
     })),
     // Source: SDK `memories.forget` and "Memory Operations", "Forget Memory": a soft delete.
