@@ -88,6 +88,26 @@ describe('memplane-mcp on stdio (a spawned server, a real SDK client)', () => {
     }
   }, 60_000);
 
+  it('lets two servers share one data folder, as two editor windows would', async () => {
+    const clients = await Promise.all(
+      ['planner', 'builder'].map(async (agentId) => {
+        const client = new Client({ name: `window-${agentId}`, version: '1' });
+        await client.connect(spawnedServer(folder, { MEMPLANE_COMPANY_ID: 'acme', MEMPLANE_AGENT_ID: agentId }));
+        return { agentId, client };
+      }),
+    );
+    try {
+      await Promise.all(clients.map(({ agentId, client }) => client.callTool({ name: 'memory_note', arguments: { text: `${agentId} owns the deploy checklist.` } })));
+      for (const { agentId, client } of clients) {
+        const own = await client.callTool({ name: 'memory_search', arguments: { query: 'deploy checklist', reach: 'agent' } });
+        expect(own.isError).toBeFalsy();
+        expect((own.structuredContent as { results: Array<{ text: string }> }).results.map((result) => result.text)).toEqual([`${agentId} owns the deploy checklist.`]);
+      }
+    } finally {
+      await Promise.all(clients.map(({ client }) => client.close()));
+    }
+  }, 60_000);
+
   it('refuses to start when the flags and the environment name different companies, or none', async () => {
     async function startupError(environment: Record<string, string>, args: string[] = []): Promise<string> {
       const transport = spawnedServer(folder, environment, args);
