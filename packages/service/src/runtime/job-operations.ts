@@ -13,7 +13,7 @@ import type { ServiceInternals } from '../service/service-internals';
 import type { MemoryExtractionJobEntry } from '../store/memory-service-records';
 import type { MemoryCallContext } from './call-context';
 import { requireCapability, type MemoryServiceResult } from './record-operations';
-import { guardJobs } from './result-scope-guard';
+import { guardJobs, withholdUnplacedJobText } from './result-scope-guard';
 import { runOperation, type MemoryOperationReceipt } from './run-operation';
 import { checkProviderResult } from './provider-results';
 import { actingAgentOf } from './agent-identity';
@@ -57,7 +57,9 @@ export function createJobOperations(internals: ServiceInternals, context: Memory
           requireCapability(adapter, 'listExtractionJobs', 'listExtractionJobs');
           const page = checkProviderResult('extractionJobPage', await call('listExtractionJobs', () => adapter.listExtractionJobs(scope, valid.cursor)), binding.providerId);
           const warnings = page.warnings;
-          const { jobs, dropped } = guardJobs(page.items, scope, warnings);
+          const guarded = guardJobs(page.items, scope, warnings);
+          const jobs = withholdUnplacedJobText(guarded.jobs, warnings);
+          const dropped = guarded.dropped;
           const now = internals.now();
           await internals.store.upsertExtractionJobs(jobs.map((job) => toJobEntry(job, { binding, scope }, now, internals.createId)));
           return {

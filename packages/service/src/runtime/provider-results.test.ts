@@ -65,6 +65,27 @@ describe('results of adapters not built with defineMemoryAdapter', () => {
     await service.flush();
     expect(await service.store.getBindingUsage('acme', binding!.id)).toEqual({ records: 0, bytes: 0 });
   });
+
+  it('lists provider jobs it cannot place in the company without their free text, and one of another company not at all', async () => {
+    const runtime = await start({
+      listExtractionJobs: {
+        items: [
+          // A shared backend listing every company's jobs: one without a source, one naming another company.
+          { providerJobId: 'j-unplaced', status: 'failed', error: 'GLOBEX extraction failed on "the launch code is 0000"' },
+          { providerJobId: 'j-globex', status: 'failed', source: { companyId: 'globex', kind: 'manual_note' }, error: 'GLOBEX again' },
+          { providerJobId: 'j-acme', status: 'failed', source: { companyId: 'acme', kind: 'manual_note' }, error: 'acme: bad input' },
+        ],
+      },
+    });
+    const page = await runtime.listProviderExtractionJobs();
+    const stored = await service.explorer(as(actors.acmeAdmin)).listExtractionJobs();
+    expect(JSON.stringify([page, stored])).not.toContain('GLOBEX');
+    expect(page.items.map((job) => [job.providerJobId, job.error])).toEqual([
+      ['j-unplaced', undefined],
+      ['j-acme', 'acme: bad input'],
+    ]);
+    expect(page.warnings).toContainEqual(expect.objectContaining({ type: 'scope_violation', providerRecordId: 'j-unplaced' }));
+  });
 });
 
 describe('usage counters and the ledger', () => {

@@ -180,6 +180,20 @@ export function guardJobs(
   return { jobs: kept, dropped };
 }
 
+/**
+ * Jobs of a provider's own listing that name no source cannot be shown to be the company's (a
+ * shared backend may list every company's jobs), so their free text (`error`) is withheld with a
+ * warning; the id and status stay. Jobs a capture or a poll of the company returned need no such check.
+ */
+export function withholdUnplacedJobText(jobs: MemoryExtractionJob[], warnings: MemoryWarning[]): MemoryExtractionJob[] {
+  return jobs.map((job) => {
+    if (job.source !== undefined || job.error === undefined) return job;
+    warnings.push({ type: 'scope_violation', providerRecordId: job.providerJobId, details: 'the job names no source in the company, so its error text was withheld' });
+    const { error: _withheld, ...rest } = job;
+    return rest;
+  });
+}
+
 /** The handles of a request sorted by what the registry says about them, for the caller's company. */
 export interface HandlePlacement {
   /** Registered for the caller's company, with the scope they were written under. */
