@@ -1,5 +1,6 @@
 import {
   MemoryApiCallError,
+  MemoryConflictError,
   MemoryNotFoundError,
   type MemoryCorrectionPatch,
   type MemoryCorrectionResult,
@@ -136,6 +137,13 @@ export async function forgetSupermemoryRecords(
     if (reference.kind === 'document') {
       const document = await readDocumentInScope(context, reference.documentId, handle.providerRecordId, scope, usage);
       if (document === undefined) continue;
+      // While Supermemory still processes the document, memories can be extracted after the scan
+      // below and would outlive the forget; nothing is deleted until its extraction has ended.
+      if (document.status !== 'done' && document.status !== 'failed') {
+        throw new MemoryConflictError({
+          message: `Document ${handle.providerRecordId} is still being processed (${document.status}); memories extracted after a forget now would stay. Nothing was deleted: forget it again once its extraction job has finished.`,
+        });
+      }
       // Extracted memories first: if that fails, the document (and the relation) is still there to retry.
       await forgetDerivedMemories(context, scope, document, decodeRecordMetadata(document.metadata, []).recordKey, usage);
       await ignoreNotFound(async () => {

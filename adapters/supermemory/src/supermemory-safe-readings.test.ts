@@ -1,4 +1,4 @@
-import { MemoryApiCallError, type MemoryAdapter, type MemoryScope } from '@memplane/core';
+import { MemoryApiCallError, MemoryConflictError, type MemoryAdapter, type MemoryScope } from '@memplane/core';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { toSupermemoryContainerTag } from './supermemory-container-tag';
@@ -60,6 +60,39 @@ describe('captured residue, related to its document rather than carrying its met
     expect(derived().every((memory) => memory.isForgotten)).toBe(true);
     expect(fake.store.documents.has(documentId)).toBe(false);
     expect((await adapter.list({ bindingKey, scope })).items).toEqual([]);
+  });
+});
+
+describe('forgetting a capture that is still being processed', () => {
+  it('deletes nothing and throws a retryable conflict, so no memory extracted later outlives the forget', async () => {
+    const adapter = environment.createAdapter();
+    const scope = freshScope();
+    const captured = await adapter.capture({ bindingKey, scope, source: sourceOf(scope), payload: { text: 'Deploys freeze on Fridays.' } });
+    const [handle] = captured.records ?? [];
+    const documentId = handle!.providerRecordId.slice('doc:'.length);
+    const document = fake.store.documents.get(documentId)!;
+    document.visible = true;
+    document.status = 'extracting';
+    await expect(adapter.forget([handle!], scope)).rejects.toSatisfy((error) => MemoryConflictError.isInstance(error) && error.isRetryable);
+    expect(fake.store.documents.has(documentId)).toBe(true);
+    fake.store.settle();
+    const derived = [...fake.store.memories.values()].filter((memory) => memory.documentIds.includes(documentId));
+    expect(derived).toHaveLength(1);
+    await adapter.forget([handle!], scope);
+    expect(derived.every((memory) => memory.isForgotten)).toBe(true);
+    expect(fake.store.documents.has(documentId)).toBe(false);
+  });
+
+  it('says nothing about a capture of another company, whatever its status', async () => {
+    const adapter = environment.createAdapter();
+    const scope = freshScope();
+    const captured = await adapter.capture({ bindingKey, scope, source: sourceOf(scope), payload: { text: 'Deploys freeze on Fridays.' } });
+    const [handle] = captured.records ?? [];
+    const document = fake.store.documents.get(handle!.providerRecordId.slice('doc:'.length))!;
+    document.visible = true;
+    document.status = 'extracting';
+    await expect(adapter.forget([handle!], freshScope())).resolves.toMatchObject({ warnings: [] });
+    expect(fake.store.documents.has(document.id)).toBe(true);
   });
 });
 
