@@ -46,7 +46,8 @@ export async function enqueueHook<Kind extends MemoryQueueableHookKind>(
   context: MemoryCallContext,
   input: MemoryQueueableHookInputs[Kind],
 ): Promise<MemoryQueuedHook> {
-  const schema = schemas[hookKind];
+  // Only the table's own keys: a kind such as `constructor`, or a value that is not a string, is no hook kind.
+  const schema = typeof hookKind === 'string' && Object.hasOwn(schemas, hookKind) ? schemas[hookKind] : undefined;
   if (schema === undefined) {
     throw new MemoryValidationError({
       target: 'queued hook',
