@@ -1,7 +1,24 @@
+import { join } from 'node:path';
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { libraryPreset } from '../internal/tsconfig/tsup-preset';
 
 const preset = libraryPreset(process.cwd());
+
+/**
+ * vitest refuses to be loaded by require(), so the CommonJS build of the main entry takes the
+ * vitest entry from describe-memory-adapter-conformance-commonjs.ts, which never imports vitest
+ * and throws a typed error when called: the rest of the main entry works from CommonJS.
+ */
+const vitestEntryForCommonJs: Plugin = {
+  name: 'vitest-entry-for-commonjs',
+  setup(build) {
+    if (build.initialOptions.format !== 'cjs') return;
+    build.onResolve({ filter: /^\.\/describe-memory-adapter-conformance$/ }, (args) => ({
+      path: join(args.resolveDir, 'describe-memory-adapter-conformance-commonjs.ts'),
+    }));
+  },
+};
 
 export default defineConfig([
   {
@@ -11,6 +28,7 @@ export default defineConfig([
     clean: ['!cli/**'],
     // vitest is an optional peer: only the main entry imports it, and it must come from the user's install.
     external: ['vitest'],
+    esbuildPlugins: [vitestEntryForCommonJs],
   },
   {
     ...preset,

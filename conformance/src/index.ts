@@ -21,6 +21,7 @@ export {
   runRules,
   validateConformanceOptions,
   VERSION,
+  VitestEntryFromCommonJsError,
   whenDeclared,
   whenNotDeclared,
   type ConformanceCliIo,

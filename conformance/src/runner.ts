@@ -13,6 +13,7 @@ export {
 export { formatReport } from './format-report';
 export { formatJunitReport } from './format-junit-report';
 export { AdapterFactoryError, NotAMemoryAdapterError } from './assert-memory-adapter';
+export { VitestEntryFromCommonJsError } from './vitest-entry-from-commonjs-error';
 export { loadConformanceModule, type LoadedConformanceModule } from './load-conformance-module';
 export {
   conformanceCliExitCodes,
