@@ -7,12 +7,12 @@
  * - examples/ci-conformance and the CI guide's files, copied as written, run the suite green.
  * Needs the packages built (`npm test` builds them first). Installs prefer the local npm cache.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, watch, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentationCodeBlocks, repositoryRoot } from './docs-code-blocks';
-import { installProject, packPublicPackages, run, withWorkspaceDependencies, type PackedPackage } from './packed-install';
+import { installProject, packPublicPackages, publicPackageFolders, run, withWorkspaceDependencies, type PackedPackage } from './packed-install';
 
 const workDirectory = mkdtempSync(join(tmpdir(), 'memplane-packed-install-'));
 let packages: PackedPackage[] = [];
@@ -26,8 +26,24 @@ const nodenextTsconfig = {
   compilerOptions: { target: 'ES2022', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], strict: true, skipLibCheck: true, noEmit: true },
 };
 
-beforeAll(() => {
-  packages = packPublicPackages(join(workDirectory, 'tarballs'));
+/** What appeared in or vanished from a package folder while packing: `folder/name` per change. */
+const changedWhilePacking: string[] = [];
+
+beforeAll(async () => {
+  // Other projects' tests read these folders in parallel (the scaffolder reads its template/):
+  // packing must not create or remove anything in them, even for a moment.
+  const watchers = publicPackageFolders().map((folder) =>
+    watch(join(repositoryRoot, folder), (event, name) => {
+      if (event === 'rename' && name !== null) changedWhilePacking.push(`${folder}/${name}`);
+    }),
+  );
+  try {
+    packages = packPublicPackages(join(workDirectory, 'tarballs'));
+    // Let the watchers deliver what the kernel queued while npm ran.
+    for (let turn = 0; turn < 3; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    for (const watcher of watchers) watcher.close();
+  }
 }, 300_000);
 
 afterAll(() => rmSync(workDirectory, { recursive: true, force: true }));
@@ -51,6 +67,15 @@ describe('packed packages', () => {
       expect(entry.files, entry.name).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
       expect(entry.files.some((file) => file.startsWith('dist/')), entry.name).toBe(true);
     }
+  });
+
+  it('packing writes nothing into the working tree, and the scaffolder still ships its template', () => {
+    // Files the tests create themselves (the scaffolder tests' .tmp/) are not packing.
+    const shipped = new Set(packages.flatMap((entry) => entry.files.map((file) => `${entry.folder}/${file.split('/')[0]}`)));
+    expect(changedWhilePacking.filter((path) => shipped.has(path))).toEqual([]);
+    const scaffolder = packages.find((entry) => entry.name === 'create-memplane-adapter');
+    expect(scaffolder?.files).toEqual(expect.arrayContaining(['template/package.json', 'template/src/index.ts', 'dist/cli.js']));
+    expect(existsSync(join(repositoryRoot, scaffolder?.folder ?? '', 'template'))).toBe(false);
   });
 
   it('a Postgres deployment installs without better-sqlite3 and says what to install for SQLite', () => {
@@ -78,6 +103,16 @@ describe('packed packages', () => {
     expect(esm.output).toContain('sqlite: true better-sqlite3 MEMORY_CONFIGURATION');
     const cjs = run(process.execPath, ['-e', "const s = require('@memplane/service'); try { s.createSqliteMemoryServiceStore() } catch (e) { console.log(e.packageName) }"], project);
     expect(cjs.output.trim()).toBe('better-sqlite3');
+
+    // The type declarations expose pg's types: they resolve with no @types/pg of the user's
+    // own and with skipLibCheck off, as a strict project compiles.
+    writeFileSync(join(project, 'types.ts'), "import { createPostgresMemoryServiceStore } from '@memplane/service-postgres';\nexport const store = createPostgresMemoryServiceStore;\n");
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { ...nodenextTsconfig.compilerOptions, skipLibCheck: false }, files: ['types.ts'] }, null, 2),
+    );
+    const tsc = run(process.execPath, [join(repositoryRoot, 'node_modules/typescript/bin/tsc'), '-p', '.'], project);
+    expect(tsc.status, tsc.output).toBe(0);
   }, 300_000);
 
   it('every public package loads from ESM and CommonJS and type-checks from TypeScript', () => {
@@ -97,10 +132,7 @@ describe('packed packages', () => {
     );
     expect(install.status, install.output).toBe(0);
     const importable = packages.flatMap((entry) => entryPoints(entry, 'import'));
-    // vitest refuses to be loaded by require(), so an entry point that registers vitest tests
-    // cannot run from CommonJS whatever it ships; it is checked from ESM and for types only.
-    const vitestEntries = ['@memplane/conformance'];
-    const requirable = packages.flatMap((entry) => entryPoints(entry, 'require')).filter((name) => !vitestEntries.includes(name));
+    const requirable = packages.flatMap((entry) => entryPoints(entry, 'require'));
     expect(importable.length).toBeGreaterThanOrEqual(packages.length);
 
     writeFileSync(
@@ -117,6 +149,14 @@ describe('packed packages', () => {
     const cjs = run(process.execPath, ['cjs.cjs'], project);
     expect(cjs.status, cjs.output).toBe(0);
     expect(cjs.output.trim().split('\n').filter((line) => !line.endsWith(' ok'))).toEqual([]);
+    // vitest cannot be required: the CommonJS main entry of the suite loads without it, and its
+    // vitest entry throws one typed error that points to ESM and the runner.
+    const vitestEntry = run(
+      process.execPath,
+      ['-e', "const c = require('@memplane/conformance'); try { c.describeMemoryAdapterConformance({}) } catch (e) { console.log(c.VitestEntryFromCommonJsError.is(e), e.code) }"],
+      project,
+    );
+    expect(vitestEntry.output.trim()).toBe('true MEMORY_CONFIGURATION');
 
     // Types from both module systems: an ESM file and a CommonJS (.cts) file under nodenext.
     const namespaces = (names: string[]) => names.map((name, index) => `import * as entry${index} from '${name}';`).join('\n');

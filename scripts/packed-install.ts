@@ -4,7 +4,8 @@
  * them from the registry. Installs prefer the local npm cache (`--prefer-offline`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repositoryRoot } from './docs-code-blocks';
 
@@ -54,27 +55,77 @@ export function publicPackageFolders(): string[] {
     .sort();
 }
 
-/** Packs every public package into `destination`. Needs the packages built. */
+/** The npm scripts that run while a package is packed and may write into its folder. */
+const packLifecycleScripts = ['prepack', 'prepare', 'postpack'];
+
+/** The manifest of the package in `folder` (relative to the repository root). */
+function readManifest(folder: string): PackedPackage['manifest'] & { name: string; scripts?: Record<string, string> } {
+  return JSON.parse(readFileSync(join(repositoryRoot, folder, 'package.json'), 'utf8')) as PackedPackage['manifest'] & {
+    name: string;
+    scripts?: Record<string, string>;
+  };
+}
+
+/** Parses the JSON array `npm pack --json` prints (script output may surround it). */
+function parsePackReport(output: string): Array<{ name: string; filename: string; files: Array<{ path: string }> }> {
+  return JSON.parse(output.slice(output.indexOf('['), output.lastIndexOf(']') + 1)) as Array<{
+    name: string;
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
+}
+
+/**
+ * Packs a package whose pack scripts write into its folder (create-memplane-adapter's prepack
+ * fills `template/`, its postpack removes it) from a copy, so the working tree never changes
+ * while the tests of other projects, run in parallel, read that folder. The copy sits at the
+ * same place in a mirror of the repository whose other top-level folders are links, so a
+ * script that reads a sibling (the adapter template) finds it. No package.json or node_modules
+ * at the mirror's root: npm must not take the copy for a workspace of the repository.
+ */
+function packFromCopy(folder: string, destination: string, staging: string): CommandResult {
+  const [topLevel] = folder.split('/');
+  for (const entry of readdirSync(repositoryRoot, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name === topLevel || entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    symlinkSync(join(repositoryRoot, entry.name), join(staging, entry.name), 'dir');
+  }
+  const copy = join(staging, folder);
+  cpSync(join(repositoryRoot, folder), copy, { recursive: true, filter: (path) => !/(^|\/)(node_modules|\.turbo|\.tmp|coverage)$/.test(path) });
+  return run('npm', ['pack', '--json', '--pack-destination', destination], copy);
+}
+
+/**
+ * Packs every public package into `destination`. Needs the packages built. Packing never
+ * writes into the repository: a package with pack scripts is packed from a copy.
+ */
 export function packPublicPackages(destination: string): PackedPackage[] {
   mkdirSync(destination, { recursive: true });
   const folders = publicPackageFolders();
   const unbuilt = folders.filter((folder) => !existsSync(join(repositoryRoot, folder, 'dist')));
   if (unbuilt.length > 0) throw new Error(`Build first (npm run build): no dist in ${unbuilt.join(', ')}`);
-  const packed = run('npm', ['pack', '--json', '--pack-destination', destination, ...folders.flatMap((folder) => ['-w', folder])], repositoryRoot);
+  const withScripts = folders.filter((folder) => packLifecycleScripts.some((script) => readManifest(folder).scripts?.[script] !== undefined));
+  const plain = folders.filter((folder) => !withScripts.includes(folder));
+  const packed = run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination, ...plain.flatMap((folder) => ['-w', folder])], repositoryRoot);
   if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
-  const report = JSON.parse(packed.output.slice(packed.output.indexOf('['), packed.output.lastIndexOf(']') + 1)) as Array<{
-    name: string;
-    filename: string;
-    files: Array<{ path: string }>;
-  }>;
+  const report = parsePackReport(packed.output);
+  for (const folder of withScripts) {
+    const staging = mkdtempSync(join(tmpdir(), 'memplane-pack-'));
+    try {
+      const copied = packFromCopy(folder, destination, staging);
+      if (copied.status !== 0) throw new Error(`npm pack failed for ${folder}:\n${copied.output}`);
+      report.push(...parsePackReport(copied.output));
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
   return report.map((entry) => {
-    const folder = folders.find((candidate) => (JSON.parse(readFileSync(join(repositoryRoot, candidate, 'package.json'), 'utf8')) as { name: string }).name === entry.name) ?? '';
+    const folder = folders.find((candidate) => readManifest(candidate).name === entry.name) ?? '';
     return {
       name: entry.name,
       folder,
       tarball: join(destination, entry.filename),
       files: entry.files.map((file) => file.path),
-      manifest: JSON.parse(readFileSync(join(repositoryRoot, folder, 'package.json'), 'utf8')) as PackedPackage['manifest'],
+      manifest: readManifest(folder),
     };
   });
 }
