@@ -82,7 +82,13 @@ describe('packed packages', () => {
     const project = join(workDirectory, 'postgres-only');
     const chosen = withWorkspaceDependencies(['@memplane/service-postgres'], packages);
     // Install scripts allowed, as npm's default: better-sqlite3 would compile here if it came along.
-    const install = installProject(project, { name: 'postgres-only', private: true, type: 'module' }, chosen, { scripts: true });
+    // @types/node as a TypeScript user has it; nothing for pg: what its declarations need comes with the package.
+    const install = installProject(
+      project,
+      { name: 'postgres-only', private: true, type: 'module', devDependencies: { '@types/node': toolVersions['@types/node'] } },
+      chosen,
+      { scripts: true },
+    );
     expect(install.status, install.output).toBe(0);
     expect(existsSync(join(project, 'node_modules/better-sqlite3'))).toBe(false);
     expect(existsSync(join(project, 'node_modules/@memplane/markdown'))).toBe(false);
@@ -105,7 +111,7 @@ describe('packed packages', () => {
     expect(cjs.output.trim()).toBe('better-sqlite3');
 
     // The type declarations expose pg's types: they resolve with no @types/pg of the user's
-    // own and with skipLibCheck off, as a strict project compiles.
+    // own and with skipLibCheck off, as a strict project compiles (TS7016 on 'pg' otherwise).
     writeFileSync(join(project, 'types.ts'), "import { createPostgresMemoryServiceStore } from '@memplane/service-postgres';\nexport const store = createPostgresMemoryServiceStore;\n");
     writeFileSync(
       join(project, 'tsconfig.json'),
