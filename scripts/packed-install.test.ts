@@ -74,7 +74,9 @@ describe('packed packages', () => {
     const shipped = new Set(packages.flatMap((entry) => entry.files.map((file) => `${entry.folder}/${file.split('/')[0]}`)));
     expect(changedWhilePacking.filter((path) => shipped.has(path))).toEqual([]);
     const scaffolder = packages.find((entry) => entry.name === 'create-memplane-adapter');
-    expect(scaffolder?.files).toEqual(expect.arrayContaining(['template/package.json', 'template/src/index.ts', 'dist/cli.js']));
+    expect(scaffolder?.files).toEqual(
+      expect.arrayContaining(['template/package.json', 'template/src/index.ts', 'template/_gitignore', 'template/.github/workflows/conformance.yml', 'dist/cli.js']),
+    );
     expect(existsSync(join(repositoryRoot, scaffolder?.folder ?? '', 'template'))).toBe(false);
   });
 
