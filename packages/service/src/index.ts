@@ -49,6 +49,7 @@ export type { MemoryRuntime } from './runtime/memory-runtime';
 export type { MemoryServiceResult } from './runtime/record-operations';
 export type { MemoryExtractionRefresh } from './runtime/job-operations';
 export type { MemoryOperationReceipt } from './runtime/run-operation';
+export type { MemoryRefusableOperation, ServiceRefusedCallRequest } from './runtime/refused-call';
 export type {
   MemoryServiceScope,
   MemoryServiceSourceRef,
@@ -83,12 +84,14 @@ export type {
 
 export {
   createMemoryTools,
+  type MemoryToolsOptions,
   type MemoryToolContext,
   type MemoryToolDefinition,
   type MemoryToolHost,
   type MemoryToolResult,
 } from './tools/memory-tools';
 export { fromToolRecordId, toToolRecordId } from './tools/memory-tool-schemas';
+export { describeProfile } from './tools/memory-capability-tools';
 
 export type {
   MemoryBindingOperationCounts,

@@ -21,6 +21,7 @@ import type { MemoryExtractionJobEntry } from '../store/memory-service-records';
 import type { MemoryCallContext } from './call-context';
 import { createJobOperations, type MemoryExtractionRefresh } from './job-operations';
 import { createRecordOperations, type MemoryServiceResult } from './record-operations';
+import { createRefusedCallOperation, type ServiceRefusedCallRequest } from './refused-call';
 import type { MemoryOperationReceipt } from './run-operation';
 import type {
   ServiceCaptureRequest,
@@ -104,6 +105,12 @@ export interface MemoryRuntime {
   refreshExtractionJobs(request?: ServiceRefreshJobsRequest): Promise<MemoryExtractionRefresh & { receipts: MemoryOperationReceipt[] }>;
   /** The extraction jobs the service holds for the company, newest first, by cursor. Reads the store, not the provider. */
   listExtractionJobs(request?: ServiceJobListRequest): Promise<MemoryExplorerPage<MemoryExtractionJobEntry>>;
+  /**
+   * Logs a call the caller's own front end refused before it reached this API (an agent tool's
+   * strict input schema, say) as a failed operation, naming only the refused fields. The agent
+   * tools call it for every input they refuse, so a refusal is as visible as any other failure.
+   */
+  logRefusedCall(request: ServiceRefusedCallRequest): Promise<{ operationId: string }>;
 }
 
 /** Creates the runtime API of one caller. */
@@ -111,6 +118,7 @@ export function createMemoryRuntime(internals: ServiceInternals, context: Memory
   return {
     ...createRecordOperations(internals, context),
     ...createJobOperations(internals, context),
+    ...createRefusedCallOperation(internals, context),
     listExtractionJobs: (request = {}) => listStoredExtractionJobs(internals, context, request, 'listExtractionJobs'),
   };
 }

@@ -86,6 +86,8 @@ export interface OperationOptions {
   readingAgentId?: string;
   /** Told the operation's id as it starts, so a hook can link even a failed or timed-out operation. */
   onOperationId?: (operationId: string) => void;
+  /** Facts for the log known before the request is parsed, kept even when it is refused (never record text). */
+  details?: Record<string, unknown>;
 }
 
 /** What every operation returns besides its result. */
@@ -153,9 +155,9 @@ export async function runOperation<Result>(
       ...(source === undefined ? {} : { source: source as MemorySourceRef }),
       ...(prepared?.hook === undefined ? {} : { hookKind: prepared.hook.hookKind, hookId: prepared.hook.hookId }),
       ...(context.heartbeatRunId === undefined ? {} : { heartbeatRunId: context.heartbeatRunId }),
-      ...(prepared?.details === undefined && context.client === undefined
+      ...(prepared?.details === undefined && options.details === undefined && context.client === undefined
         ? {}
-        : { details: { ...prepared?.details, ...(context.client === undefined ? {} : { client: context.client }) } }),
+        : { details: { ...options.details, ...prepared?.details, ...(context.client === undefined ? {} : { client: context.client }) } }),
       ...entry,
     };
     return internals.logWriter.append(full);

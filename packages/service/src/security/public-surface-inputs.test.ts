@@ -45,8 +45,9 @@ function publicCalls(service: MemoryService): Record<string, Call> {
     'hooks.enqueue(input)': (value) => service.hooks.enqueue('manual_capture', system, value as never),
     'startWorker(options)': async (value) => (await service.startWorker(value as never)).stop(),
     'createMemoryTools(host)': (value) => createMemoryTools(value as never),
+    'createMemoryTools(options)': (value) => createMemoryTools(service, value as never),
   };
-  for (const method of ['capture', 'upsertRecords', 'query', 'list', 'get', 'forget', 'correct', 'profile', 'listProviderExtractionJobs', 'retryExtractionJob', 'refreshExtractionJobs', 'listExtractionJobs']) {
+  for (const method of ['capture', 'upsertRecords', 'query', 'list', 'get', 'forget', 'correct', 'profile', 'listProviderExtractionJobs', 'retryExtractionJob', 'refreshExtractionJobs', 'listExtractionJobs', 'logRefusedCall']) {
     calls[`runtime.${method}(request)`] = (value) => runtime()[method]!(value);
   }
   for (const method of ['createBinding', 'getBinding', 'deleteBinding', 'removeTarget', 'resolve', 'listActivity']) {

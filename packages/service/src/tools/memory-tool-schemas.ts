@@ -69,6 +69,13 @@ export const listInputSchema = z.strictObject({
 
 export const getInputSchema = z.strictObject({ recordId });
 
+/** `memory.profile` takes nothing: the scope is the caller's. */
+export const profileInputSchema = z.strictObject({});
+
+export const jobsInputSchema = z.strictObject({
+  cursor: z.string().min(1).max(4096).optional().describe('nextCursor from the previous memory.jobs call.'),
+});
+
 /** JSON Schema of a tool input, for any agent framework. */
 export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { target: 'draft-7' }) as Record<string, unknown>;

@@ -84,12 +84,19 @@ describe('agent tools', () => {
     expect(listed.content).not.toContain('design team');
 
     // Bound to the billing project and issue ACME-1: another project or issue fails closed, and nothing is read.
-    const before = (await service.explorer(as(actors.acmeAdmin)).listOperations({ operation: 'query' })).items.length;
+    const before = (await service.explorer(as(actors.acmeAdmin)).listOperations({ operation: 'query', status: 'succeeded' })).items.length;
     const otherProject = await call('memory.search', { query: 'invoices', projectId: 'design' }, inProject);
     expect(otherProject).toMatchObject({ isError: true, error: { code: 'MEMORY_SCOPE_VIOLATION' }, content: expect.stringContaining('projectId') });
     const otherIssue = await call('memory.list', { issueId: 'ACME-2' }, inProject);
     expect(otherIssue).toMatchObject({ isError: true, error: { code: 'MEMORY_SCOPE_VIOLATION' }, content: expect.stringContaining('issueId') });
-    expect((await service.explorer(as(actors.acmeAdmin)).listOperations({ operation: 'query' })).items).toHaveLength(before);
+    expect((await service.explorer(as(actors.acmeAdmin)).listOperations({ operation: 'query', status: 'succeeded' })).items).toHaveLength(before);
+    // The refusals are logged as failed operations naming the field, never the value the model asked for.
+    const refused = await service.explorer(as(actors.acmeAdmin)).listOperations({ status: 'failed' });
+    expect(refused.items.map((entry) => [entry.operation, entry.errorCode, entry.details?.refusedFields]).reverse()).toEqual([
+      ['query', 'MEMORY_SCOPE_VIOLATION', ['projectId']],
+      ['list', 'MEMORY_SCOPE_VIOLATION', ['issueId']],
+    ]);
+    expect(JSON.stringify(refused.items)).not.toMatch(/design|ACME-2/);
     const widening = await call('memory.search', { query: 'invoices', companyId: 'globex' }, inProject);
     expect(widening).toMatchObject({ isError: true, error: { code: 'MEMORY_VALIDATION' } });
   });

@@ -1,9 +1,11 @@
-import { identifierSchema, MemoryError, parseInput, type MemoryScope, type MemorySnippet } from '@memplane/core';
-import type { z } from 'zod';
+import { MemoryError, parseInput, type MemoryAdapterCapabilities, type MemoryScope } from '@memplane/core';
+import { z } from 'zod';
 import { ownCompanyOf } from '../actor/memory-actor';
 import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
-import { memoryCallContextSchema, type MemoryCallContext } from '../runtime/call-context';
+import type { MemoryCallContext } from '../runtime/call-context';
 import type { MemoryRuntime } from '../runtime/memory-runtime';
+import { defineMemoryTool, describeSnippet, snippetData } from './define-memory-tool';
+import { createJobsTool, createProfileTool } from './memory-capability-tools';
 import * as schemas from './memory-tool-schemas';
 
 /** The context a tool call runs in: the caller (usually the agent) and where it is working. */
@@ -41,10 +43,7 @@ export interface MemoryToolHost {
   runtime(context: MemoryCallContext): MemoryRuntime;
 }
 
-const toolContextSchema = memoryCallContextSchema.extend({ issueId: identifierSchema.optional(), projectId: identifierSchema.optional() });
-
 const agentOf = (context: MemoryToolContext) => (context.actor.kind === 'agent' ? context.actor.agentId : undefined);
-const callContextOf = ({ issueId: _issue, projectId: _project, ...context }: MemoryToolContext): MemoryCallContext => context;
 
 function compact(value: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => entry[1] !== undefined));
@@ -80,77 +79,58 @@ function readScope(context: MemoryToolContext, operation: string, input: ReadNar
   return scope;
 }
 
-function describeSnippet(snippet: MemorySnippet, index: number): string {
-  const source = snippet.source === undefined ? '' : `, from ${snippet.source.kind}${snippet.source.issueId === undefined ? '' : ` ${snippet.source.issueId}`}`;
-  const score = snippet.score === undefined ? '' : `, score ${Number(snippet.score.toPrecision(3))}`;
-  return `${index + 1}. [${schemas.toToolRecordId(snippet.handle)}] ${snippet.text.replace(/\s+/g, ' ').trim()}${score}${source}`;
+/** Settings of {@link createMemoryTools}. */
+export interface MemoryToolsOptions {
+  /**
+   * The capabilities of the caller's binding (`binding.capabilities`, as the control plane's
+   * `resolve` returns it). `memory.profile` is offered when `profile` is true, `memory.jobs`
+   * when `listExtractionJobs` is. Default: neither.
+   */
+  capabilities?: MemoryAdapterCapabilities;
 }
 
-const snippetData = (snippet: MemorySnippet) => ({
-  recordId: schemas.toToolRecordId(snippet.handle),
-  text: snippet.text,
-  ...(snippet.score === undefined ? {} : { score: snippet.score }),
-  ...(snippet.source === undefined ? {} : { source: snippet.source }),
-  ...(snippet.metadata === undefined ? {} : { metadata: snippet.metadata }),
-  ...(snippet.createdAt === undefined ? {} : { createdAt: snippet.createdAt }),
-});
-
-function define<Schema extends z.ZodType>(
-  name: string,
-  description: string,
-  schema: Schema,
-  run: (input: z.output<Schema>, context: MemoryToolContext) => Promise<{ content: string; data: unknown; operationId: string }>,
-): MemoryToolDefinition {
-  return {
-    name,
-    functionName: name.replace('.', '_'),
-    description,
-    inputSchema: schemas.jsonSchemaOf(schema),
-    async execute(input, untrustedContext) {
-      // The context comes from the host, not the model: a malformed one is the host's bug, so it throws.
-      const context = parseInput(toolContextSchema, untrustedContext, `${name} context`, 'context') as MemoryToolContext;
-      try {
-        const valid = parseInput(schema, input, `${name} input`);
-        return { isError: false, ...(await run(valid, context)) };
-      } catch (error) {
-        // The model gets the error as a tool result it can act on; only non-memory failures propagate.
-        if (!MemoryError.isInstance(error)) throw error;
-        return { isError: true, content: `${name} failed: ${error.message}`, error: { code: error.code, message: error.message } };
-      }
-    },
-  };
-}
+const optionsSchema = z.strictObject({ capabilities: z.looseObject({}).optional() }).optional();
 
 /**
  * The agent tools of the plan (`memory.search`, `memory.note`, `memory.forget`,
- * `memory.correct`, `memory.list`, `memory.get`), as definitions with JSON Schemas and
- * handlers. Every call goes through the runtime API, so the policy, the scope checks and the
- * operation log apply to tools like to any other caller.
+ * `memory.correct`, `memory.list`, `memory.get`), plus `memory.profile` and `memory.jobs` where
+ * `options.capabilities` has them, as definitions with JSON Schemas and handlers. Every call
+ * goes through the runtime API, so the policy, the scope checks and the operation log apply to
+ * tools like to any other caller; input a tool refuses is logged as a failed operation too.
  */
-export function createMemoryTools(host: MemoryToolHost): MemoryToolDefinition[] {
-  return [
-    define(
-      'memory.search',
-      'Search long-term memory. Use it when the task depends on earlier decisions, people, projects or long-running context that is not in the current issue thread.',
-      schemas.searchInputSchema,
-      async (input, context) => {
-        const bundle = await host.runtime(callContextOf(context)).query({
-          query: input.query,
-          topK: input.topK ?? 5,
-          intent: 'answer',
-          scope: readScope(context, 'memory.search', input),
-        });
-        const content = bundle.snippets.length === 0 ? 'No memories matched.' : bundle.snippets.map(describeSnippet).join('\n');
-        return { content, data: { results: bundle.snippets.map(snippetData) }, operationId: bundle.operationId };
+export function createMemoryTools(host: MemoryToolHost, options: MemoryToolsOptions = {}): MemoryToolDefinition[] {
+  const capabilities = (parseInput(optionsSchema, options, 'memory tools options', 'options') ?? {}).capabilities as MemoryAdapterCapabilities | undefined;
+  const tools = [
+    defineMemoryTool(
+      host,
+      {
+        name: 'memory.search',
+        operation: 'query',
+        description:
+          'Search long-term memory. Use it when the task depends on earlier decisions, people, projects or long-running context that is not in the current issue thread.',
+        schema: schemas.searchInputSchema,
+      },
+      (input, context) => {
+        const scope = readScope(context, 'memory.search', input);
+        return async (runtime) => {
+          const bundle = await runtime.query({ query: input.query, topK: input.topK ?? 5, intent: 'answer', scope });
+          const content = bundle.snippets.length === 0 ? 'No memories matched.' : bundle.snippets.map(describeSnippet).join('\n');
+          return { content, data: { results: bundle.snippets.map(snippetData) }, operationId: bundle.operationId };
+        };
       },
     ),
-    define(
-      'memory.note',
-      'Remember a durable fact, preference or decision so it survives this run. Ordinary run residue is captured automatically; note only what matters later.',
-      schemas.noteInputSchema,
-      async (input, context) => {
+    defineMemoryTool(
+      host,
+      {
+        name: 'memory.note',
+        operation: 'record_upsert',
+        description:
+          'Remember a durable fact, preference or decision so it survives this run. Ordinary run residue is captured automatically; note only what matters later.',
+        schema: schemas.noteInputSchema,
+      },
+      (input, context) => async (runtime) => {
         const runId = context.heartbeatRunId;
-        const written = await host.runtime(callContextOf(context)).upsertRecords({
+        const written = await runtime.upsertRecords({
           scope: compact({ agentId: agentOf(context), runId, issueId: context.issueId, projectId: context.projectId }),
           source: { kind: 'manual_note', ...compact({ issueId: context.issueId, runId }) },
           records: [{ text: input.text, metadata: { kind: input.kind ?? 'fact', ...(input.tags === undefined ? {} : { tags: input.tags }) } }],
@@ -161,56 +141,79 @@ export function createMemoryTools(host: MemoryToolHost): MemoryToolDefinition[] 
         return { content: `Noted as ${recordIds.join(', ')}.`, data: { recordIds }, operationId: written.operationId };
       },
     ),
-    define(
-      'memory.forget',
-      'Forget memories that are wrong or must not be kept. Ids come from memory.search or memory.list.',
-      schemas.forgetInputSchema,
-      async (input, context) => {
+    defineMemoryTool(
+      host,
+      {
+        name: 'memory.forget',
+        operation: 'forget',
+        description: 'Forget memories that are wrong or must not be kept. Ids come from memory.search or memory.list.',
+        schema: schemas.forgetInputSchema,
+      },
+      (input) => {
         const handles = input.recordIds.map((recordId, index) => schemas.fromToolRecordId(recordId, `recordIds.${index}`));
-        const forgotten = await host.runtime(callContextOf(context)).forget({ handles });
-        return { content: `Forgot ${handles.length} record(s).`, data: { recordIds: input.recordIds, warnings: forgotten.warnings ?? [] }, operationId: forgotten.operationId };
-      },
-    ),
-    define(
-      'memory.correct',
-      'Correct a memory when the user says prior context is wrong. The old text goes to its history; a provider that keeps history as versions answers with a new id, so use the id this tool returns from then on.',
-      schemas.correctInputSchema,
-      async (input, context) => {
-        const handle = schemas.fromToolRecordId(input.recordId, 'recordId');
-        const corrected = await host.runtime(callContextOf(context)).correct({
-          handle,
-          patch: { text: input.text, ...(input.reason === undefined ? {} : { reason: input.reason }) },
-        });
-        const recordId = schemas.toToolRecordId(corrected.record);
-        return { content: `Corrected ${recordId}.`, data: { recordId }, operationId: corrected.operationId };
-      },
-    ),
-    define(
-      'memory.list',
-      'Browse memories page by page, oldest first. Use memory.search to find something specific.',
-      schemas.listInputSchema,
-      async (input, context) => {
-        const page = await host.runtime(callContextOf(context)).list({
-          limit: input.limit ?? 20,
-          scope: readScope(context, 'memory.list', input),
-          ...(input.cursor === undefined ? {} : { cursor: input.cursor }),
-        });
-        const lines = page.items.map(describeSnippet);
-        if (page.nextCursor !== undefined) lines.push(`More: call memory.list with cursor "${page.nextCursor}".`);
-        return {
-          content: lines.length === 0 ? 'No memories.' : lines.join('\n'),
-          data: { items: page.items.map(snippetData), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) },
-          operationId: page.operationId,
+        return async (runtime) => {
+          const forgotten = await runtime.forget({ handles });
+          return { content: `Forgot ${handles.length} record(s).`, data: { recordIds: input.recordIds, warnings: forgotten.warnings ?? [] }, operationId: forgotten.operationId };
         };
       },
     ),
-    define('memory.get', 'Read one memory by id, with its source.', schemas.getInputSchema, async (input, context) => {
-      const result = await host.runtime(callContextOf(context)).get({ handle: schemas.fromToolRecordId(input.recordId, 'recordId') });
-      return {
-        content: result.snippet === null ? 'Not found.' : describeSnippet(result.snippet, 0).replace(/^1\. /, ''),
-        data: { record: result.snippet === null ? null : snippetData(result.snippet) },
-        operationId: result.operationId,
-      };
-    }),
+    defineMemoryTool(
+      host,
+      {
+        name: 'memory.correct',
+        operation: 'correct',
+        description:
+          'Correct a memory when the user says prior context is wrong. The old text goes to its history; a provider that keeps history as versions answers with a new id, so use the id this tool returns from then on.',
+        schema: schemas.correctInputSchema,
+      },
+      (input) => {
+        const handle = schemas.fromToolRecordId(input.recordId, 'recordId');
+        return async (runtime) => {
+          const corrected = await runtime.correct({ handle, patch: { text: input.text, ...(input.reason === undefined ? {} : { reason: input.reason }) } });
+          const recordId = schemas.toToolRecordId(corrected.record);
+          return { content: `Corrected ${recordId}.`, data: { recordId }, operationId: corrected.operationId };
+        };
+      },
+    ),
+    defineMemoryTool(
+      host,
+      {
+        name: 'memory.list',
+        operation: 'list',
+        description: 'Browse memories page by page, oldest first. Use memory.search to find something specific.',
+        schema: schemas.listInputSchema,
+      },
+      (input, context) => {
+        const scope = readScope(context, 'memory.list', input);
+        return async (runtime) => {
+          const page = await runtime.list({ limit: input.limit ?? 20, scope, ...(input.cursor === undefined ? {} : { cursor: input.cursor }) });
+          const lines = page.items.map(describeSnippet);
+          if (page.nextCursor !== undefined) lines.push(`More: call memory.list with cursor "${page.nextCursor}".`);
+          return {
+            content: lines.length === 0 ? 'No memories.' : lines.join('\n'),
+            data: { items: page.items.map(snippetData), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) },
+            operationId: page.operationId,
+          };
+        };
+      },
+    ),
+    defineMemoryTool(
+      host,
+      { name: 'memory.get', operation: 'get', description: 'Read one memory by id, with its source.', schema: schemas.getInputSchema },
+      (input) => {
+        const handle = schemas.fromToolRecordId(input.recordId, 'recordId');
+        return async (runtime) => {
+          const result = await runtime.get({ handle });
+          return {
+            content: result.snippet === null ? 'Not found.' : describeSnippet(result.snippet, 0).replace(/^1\. /, ''),
+            data: { record: result.snippet === null ? null : snippetData(result.snippet) },
+            operationId: result.operationId,
+          };
+        };
+      },
+    ),
   ];
+  if (capabilities?.profile === true) tools.push(createProfileTool(host));
+  if (capabilities?.listExtractionJobs === true) tools.push(createJobsTool(host));
+  return tools;
 }
