@@ -71,7 +71,7 @@ describe('the MCP server over the service tools', () => {
     expect(service.metrics().operations).toBe(6);
   });
 
-  it('refuses a model-supplied company or agent argument, and nothing reaches the runtime', async () => {
+  it('refuses a model-supplied company or agent argument, and nothing reaches a binding', async () => {
     const before = await service.explorer({ actor: { kind: 'company', companyId: 'globex' } }).listOperations({});
     for (const argument of [{ companyId: 'globex' }, { agentId: 'scout' }, { scope: { companyId: 'globex' } }]) {
       const search = await client.callTool({ name: 'memory_search', arguments: { query: 'anything', ...argument } });

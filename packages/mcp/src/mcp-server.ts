@@ -12,7 +12,6 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpBoundScope } from './mcp-bound-scope';
-import { createCapabilityTools, describeProfile } from './mcp-extra-tools';
 import { jsonSchemaOf, mcpOutputSchemas, type McpToolName } from './mcp-output-schemas';
 import { VERSION } from './version';
 
@@ -78,10 +77,9 @@ export function clientLabelOf(implementation: { name?: unknown; version?: unknow
   return version === '' ? { name } : { name, version };
 }
 
-/** The tools a binding with these capabilities gets, by wire name. */
+/** The tools a binding with these capabilities gets, by wire name: the service's agent tools, `memory_profile` and `memory_jobs` included. */
 export function toolsFor(service: McpServiceHost, capabilities: MemoryAdapterCapabilities = {}): Map<McpToolName, MemoryToolDefinition> {
-  const optional = createCapabilityTools(service).filter((tool) => capabilities[tool.requires] === true);
-  return new Map([...createMemoryTools(service), ...optional].map((tool) => [tool.functionName as McpToolName, tool]));
+  return new Map(createMemoryTools(service, { capabilities }).map((tool) => [tool.functionName as McpToolName, tool]));
 }
 
 /**
@@ -148,8 +146,8 @@ export function createMemplaneMcpServer(options: MemplaneMcpServerOptions): Serv
       if (result === undefined || result.isError) {
         throw new McpError(ErrorCode.InternalError, result === undefined ? 'The profile is not available' : wireText(result.content));
       }
-      const data = result.data as { summary: string; items: Array<Record<string, unknown>> };
-      return { contents: [{ uri: profileResourceUri, mimeType: 'text/plain', text: describeProfile(data) }] };
+      // The tool's text is the profile as text (the service's describeProfile): the summary, then one line per record.
+      return { contents: [{ uri: profileResourceUri, mimeType: 'text/plain', text: result.content }] };
     });
   }
   return server;

@@ -78,7 +78,7 @@ describe('memplaneTools', () => {
     expect(log.items.every((entry) => (entry.details as { client?: { name: string } } | undefined)?.client?.name === '@memplane/ai-sdk')).toBe(true);
   });
 
-  it('refuse a model that passes another company or agent, and write nothing', async () => {
+  it('refuse a model that passes another company or agent, write nothing, and log each refusal', async () => {
     const tools = memplaneTools(service, { agent: planner });
     const attack = await modelCalls(tools, [
       toolCall('memory_search', { query: 'merger', companyId: 'globex' }, 'c1'),
@@ -91,7 +91,21 @@ describe('memplaneTools', () => {
     expect(attack.modelSaw).not.toContain('merger closes');
 
     await service.flush();
-    expect((await service.explorer(acmeAdmin).listOperations({})).items).toEqual([]);
+    // Each refusal is a failed operation of its tool in the agent's company, naming the fields and never their values.
+    const log = (await service.explorer(acmeAdmin).listOperations({})).items.reverse();
+    expect(log.map((entry) => [entry.operation, entry.status, entry.errorCode, entry.details?.refusedFields])).toEqual([
+      ['query', 'failed', 'MEMORY_VALIDATION', ['companyId']],
+      ['record_upsert', 'failed', 'MEMORY_VALIDATION', ['companyId', 'agentId']],
+      ['list', 'failed', 'MEMORY_VALIDATION', ['scope']],
+    ]);
+    for (const entry of log) {
+      expect(entry).toMatchObject({ actor: { kind: 'agent', id: 'planner' }, heartbeatRunId: 'run-5', details: { client: { name: '@memplane/ai-sdk' } } });
+      expect(entry.bindingId).toBeUndefined();
+    }
+    expect(JSON.stringify(log)).not.toMatch(/globex|scout|Planted|merger/);
+    // Globex's log holds only its own agent's write from before the attack.
+    const globexLog = await service.explorer({ actor: { kind: 'company', companyId: 'globex' } }).listOperations({});
+    expect(globexLog.items.map((entry) => [entry.operation, entry.actor.id])).toEqual([['record_upsert', 'scout']]);
     const globex = await service.runtime({ actor: { kind: 'company', companyId: 'globex' } }).list({ limit: 50 });
     expect(globex.items.map((item) => item.text)).toEqual(['Globex secret: the merger closes in March.']);
   });

@@ -2,7 +2,6 @@ import { MemoryValidationError, type MemoryAdapterCapabilities } from '@memplane
 import { createMemoryTools, type MemoryToolDefinition, type MemoryToolHost } from '@memplane/service';
 import { jsonSchema, tool, type Tool } from 'ai';
 import { parseAgent, parseClient, toolContextOf, type MemplaneAgent, type MemplaneClient } from '../memplane-agent';
-import { createProfileAndJobsTools } from './profile-and-jobs-tools';
 
 /** The names of the tools on the wire: no dots, which Anthropic and OpenAI function names refuse. */
 export type MemplaneToolName =
@@ -89,10 +88,8 @@ export function memplaneTools(service: MemoryToolHost, options: MemplaneToolsOpt
   // A function's answer is checked on every call: a host bug must not become another company's memory.
   const resolveAgent = async (context: unknown) => fixed ?? parseAgent(await agentFunction!(context));
 
-  const definitions = [...createMemoryTools(service)];
-  const extra = createProfileAndJobsTools(service);
-  if (options.capabilities?.profile === true) definitions.push(extra.profile);
-  if (options.capabilities?.listExtractionJobs === true) definitions.push(extra.jobs);
+  // The service's agent tools, memory_profile and memory_jobs included where the capabilities have them.
+  const definitions = createMemoryTools(service, options.capabilities === undefined ? {} : { capabilities: options.capabilities });
 
   const tools: MemplaneToolSet = {};
   for (const definition of definitions) {
