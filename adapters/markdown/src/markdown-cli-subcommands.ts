@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { memoryRecordWriteRequestSchema, parseInput, type MemoryScope } from '@memplane/core';
 import type { MarkdownAdapter } from './markdown-adapter';
 import type { MarkdownCliEvents } from './markdown-cli-events';
 import { MarkdownUsageError, scopeOf, type MarkdownCliOptions, type MarkdownSubcommand } from './markdown-cli-program';
@@ -12,6 +13,8 @@ export interface SubcommandRun {
   stdout(text: string): void;
   /** Draws a progress bar on a terminal stderr; a no-op otherwise. */
   progress(label: string): { update(done: number, total: number): void; finish(): void };
+  /** The records of `import`, read and validated before the root was opened. */
+  importedRecords?: ImportedRecord[];
 }
 
 function printer(run: SubcommandRun) {
@@ -33,21 +36,38 @@ function reindex(run: SubcommandRun): number {
   return 0;
 }
 
-function importRecords(run: SubcommandRun, file: string): Promise<number> {
+/** One record of an import file, as `upsertRecords` takes it. */
+export type ImportedRecord = { text: string; summary?: string; metadata?: Record<string, unknown> };
+
+/**
+ * Reads and validates every line of an import file before the root is opened, so a bad line
+ * (exit 2, naming the file, the line and the field) never creates a root or writes a batch.
+ */
+export function readImportFile(file: string, scope: MemoryScope): ImportedRecord[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new MarkdownUsageError(`import cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const records = text.split('\n').flatMap((line, index) => {
+  return text.split('\n').flatMap((line, index) => {
     if (line.trim() === '') return [];
+    let record: unknown;
     try {
-      return [JSON.parse(line) as { text: string; summary?: string; metadata?: Record<string, unknown> }];
+      record = JSON.parse(line);
     } catch {
       throw new MarkdownUsageError(`${file}:${index + 1}: not a JSON object.`);
     }
+    try {
+      parseInput(memoryRecordWriteRequestSchema, { bindingKey: 'cli', scope, records: [record] }, 'upsertRecords');
+    } catch (error) {
+      throw new MarkdownUsageError(`${file}:${index + 1}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return [record as ImportedRecord];
   });
+}
+
+function importRecords(run: SubcommandRun, records: ImportedRecord[]): Promise<number> {
   return (async () => {
     const bar = run.progress('import');
     let written = 0;
@@ -102,7 +122,7 @@ export async function runMarkdownSubcommand(subcommand: MarkdownSubcommand, run:
     case 'import': {
       const [file] = positionals;
       if (file === undefined) throw new MarkdownUsageError('import needs a JSON lines file.');
-      return importRecords(run, file);
+      return importRecords(run, run.importedRecords ?? readImportFile(file, scopeOf(values)));
     }
   }
 }

@@ -103,6 +103,24 @@ describe('memplane markdown', () => {
     expect(await run('stats', '--root', typo)).toMatchObject({ code: 2, stderr: expect.stringContaining('is not a folder') });
   });
 
+  it('refuses an import file with a bad line before it creates the root or writes a batch', async () => {
+    const parent = temporary.root();
+    const fresh = join(parent, 'fresh');
+    const file = join(parent, 'records.jsonl');
+    const good = Array.from({ length: 600 }, (_, index) => JSON.stringify({ text: `Record ${index}.` }));
+    // Line 560 sits in the second batch of 500: the first batch must not be written either.
+    good[559] = JSON.stringify({ text: 'Wrong shape.', scope: { companyId: 'other' } });
+    writeFileSync(file, good.join('\n'));
+    const refused = await run('import', '--root', fresh, '--company', 'acme', file);
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toMatch(/^memplane markdown: \S+records\.jsonl:560: Invalid upsertRecords: records\.0\.scope: Unrecognized key: "scope"/);
+    expect(existsSync(fresh)).toBe(false);
+
+    const { root } = await seededRoot();
+    expect((await run('import', '--root', root, '--company', 'acme', file)).code).toBe(2);
+    expect((await run('stats', '--root', root, '--json')).stdout).toContain('"records": 2');
+  });
+
   it('reports usage errors with exit code 2 before opening the root', async () => {
     const { root } = await seededRoot();
     for (const argv of [['query', '--root', root, 'text'], ['stats'], ['explode', '--root', root], ['stats', '--root', root, '--bogus'], ['list', '--root', root, '--company', 'acme', '--limit', '0'], []]) {

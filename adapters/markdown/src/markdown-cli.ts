@@ -3,8 +3,8 @@ import { MemoryConfigurationError, MemoryValidationError } from '@memplane/core'
 import { createMarkdownAdapter, type MarkdownAdapter } from './markdown-adapter';
 import { CommanderError } from 'commander';
 import { MarkdownCliEvents } from './markdown-cli-events';
-import { buildMarkdownProgram, MarkdownUsageError, type MarkdownCliOptions, type MarkdownSubcommand } from './markdown-cli-program';
-import { runMarkdownSubcommand } from './markdown-cli-subcommands';
+import { buildMarkdownProgram, MarkdownUsageError, scopeOf, type MarkdownCliOptions, type MarkdownSubcommand } from './markdown-cli-program';
+import { readImportFile, runMarkdownSubcommand } from './markdown-cli-subcommands';
 import { createProgressBar } from './markdown-progress-bar';
 
 /** Where a command writes; the same shape as `CommandOutput` of `@memplane/cli`. */
@@ -51,6 +51,7 @@ async function runSubcommand(subcommand: MarkdownSubcommand, values: MarkdownCli
   if (subcommand === 'import' && (rest[0] === undefined || !existsSync(rest[0]))) {
     throw new MarkdownUsageError(rest[0] === undefined ? 'import needs a JSON lines file.' : `import: the file ${rest[0]} does not exist.`);
   }
+  const importedRecords = subcommand === 'import' ? readImportFile(rest[0] as string, scopeOf(values)) : undefined;
   checkRoot(subcommand, values.root);
   const terminal = output.stderrIsTTY === true;
   const progress = (label: string) => (terminal ? createProgressBar((chunk) => output.stderr(chunk), label) : { update() {}, finish() {} });
@@ -67,7 +68,7 @@ async function runSubcommand(subcommand: MarkdownSubcommand, values: MarkdownCli
     if (events.rebuilt !== undefined && subcommand !== 'reindex') {
       output.stderr(`Index rebuilt (${events.rebuilt.reason}): ${events.rebuilt.records} records in ${Math.round(events.rebuilt.durationMs)} ms.\n`);
     }
-    const code = await runMarkdownSubcommand(subcommand, { adapter, values, positionals: rest, events, stdout: output.stdout, progress }, output.stderr);
+    const code = await runMarkdownSubcommand(subcommand, { adapter, values, positionals: rest, events, stdout: output.stdout, progress, importedRecords }, output.stderr);
     for (const problem of events.problems) output.stderr(`${problem.file}:${problem.line}: ${problem.message}\n`);
     return code;
   } finally {
