@@ -33,6 +33,7 @@ describe.skipIf(server.url === undefined)(`memplane-mcp --postgres${server.reaso
       await ensureDefaultBinding(service, 'acme');
       const client = await connectInProcess(service, { companyId: 'acme', agentId: 'planner', runId: 'run-pg' });
       await client.callTool({ name: 'memory_note', arguments: { text: 'Postgres keeps the log.' } });
+      expect((await client.callTool({ name: 'memory_search', arguments: { query: 'log', companyId: 'globex' } })).isError).toBe(true);
       await client.close();
       await service.close();
 
@@ -41,8 +42,13 @@ describe.skipIf(server.url === undefined)(`memplane-mcp --postgres${server.reaso
       try {
         const bindings = await direct.query(`SELECT key, provider_id FROM "${schema}".memory_bindings`);
         expect(bindings.rows).toEqual([{ key: 'default', provider_id: 'markdown' }]);
-        const operations = await direct.query(`SELECT operation, actor_id FROM "${schema}".memory_operations`);
-        expect(operations.rows).toEqual([{ operation: 'record_upsert', actor_id: 'planner' }]);
+        const operations = await direct.query(`SELECT operation, actor_id, status, error_code, details_json AS details FROM "${schema}".memory_operations ORDER BY position`);
+        expect(operations.rows).toMatchObject([
+          { operation: 'record_upsert', actor_id: 'planner', status: 'succeeded' },
+          // A refused argument is a failed operation of its tool, keeping the field name and not the value.
+          { operation: 'query', actor_id: 'planner', status: 'failed', error_code: 'MEMORY_VALIDATION', details: { refusedBy: 'memory.search', refusedFields: ['companyId'] } },
+        ]);
+        expect(JSON.stringify(operations.rows)).not.toContain('globex');
       } finally {
         await direct.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
         await direct.end();
