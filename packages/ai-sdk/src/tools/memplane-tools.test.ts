@@ -44,6 +44,10 @@ describe('memplaneTools', () => {
     for (const entry of Object.values(tools)) {
       expect((entry.inputSchema as { jsonSchema: { additionalProperties?: unknown } }).jsonSchema.additionalProperties).toBe(false);
     }
+    // The model knows the tools by their wire names only: no description or schema points to a dotted one.
+    const all = memplaneTools(service, { agent: planner, capabilities: { profile: true, listExtractionJobs: true } });
+    for (const entry of Object.values(all)) expect(JSON.stringify([entry.description, entry.inputSchema])).not.toMatch(/memory\.[a-z]/);
+    expect(all.memory_profile?.description).toContain('memory_search');
     expect(tools.memory_forget?.metadata).toEqual({ memplane: { readOnly: false, destructive: true } });
     expect(tools.memory_search?.metadata).toEqual({ memplane: { readOnly: true, destructive: false } });
     expect(Object.keys(memplaneTools(service, { agent: planner, capabilities: { profile: true, listExtractionJobs: true } }))).toEqual(

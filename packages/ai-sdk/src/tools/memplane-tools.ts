@@ -47,18 +47,22 @@ export interface MemplaneToolsOptions {
 
 const readOnly = new Set<MemplaneToolName>(['memory_search', 'memory_list', 'memory_get', 'memory_profile', 'memory_jobs']);
 
+// The service names its tools with dots (memory.search); the model only knows the wire names, so
+// descriptions, schemas and answers that point to another tool use those, as the MCP server does.
+const wireText = (text: string) => text.replace(/\bmemory\.(search|note|forget|correct|list|get|profile|jobs)\b/g, 'memory_$1');
+
 function toAiTool(definition: MemoryToolDefinition, resolveAgent: (context: unknown) => Promise<MemplaneAgent>, client: MemplaneClient): MemplaneTool {
   return tool<Record<string, unknown>, MemplaneToolOutput>({
-    description: definition.description,
+    description: wireText(definition.description),
     // The strict JSON Schema goes to the provider (additionalProperties: false); the service
     // validates again with zod and answers anything else, a company or agent id included, with an error result.
-    inputSchema: jsonSchema<Record<string, unknown>>(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
+    inputSchema: jsonSchema<Record<string, unknown>>(JSON.parse(wireText(JSON.stringify(definition.inputSchema))) as Parameters<typeof jsonSchema>[0]),
     metadata: { memplane: { readOnly: readOnly.has(definition.functionName as MemplaneToolName), destructive: definition.functionName === 'memory_forget' } },
     async execute(input, { experimental_context: experimentalContext }) {
       const agent = await resolveAgent(experimentalContext);
       const result = await definition.execute(input, toolContextOf(agent, client));
-      if (result.isError) return { ok: false, content: result.content, error: result.error };
-      return { ok: true, content: result.content, data: result.data, ...(result.operationId === '' ? {} : { operationId: result.operationId }) };
+      if (result.isError) return { ok: false, content: wireText(result.content), error: result.error };
+      return { ok: true, content: wireText(result.content), data: result.data, ...(result.operationId === '' ? {} : { operationId: result.operationId }) };
     },
     toModelOutput: ({ output }) => (output.ok ? { type: 'text', value: output.content } : { type: 'error-text', value: output.content }),
   });
