@@ -103,6 +103,17 @@ describe('memplane markdown', () => {
     expect(await run('stats', '--root', typo)).toMatchObject({ code: 2, stderr: expect.stringContaining('is not a folder') });
   });
 
+  it('never turns an existing folder that is not a memory root into one on a read-only command', async () => {
+    const folder = temporary.root();
+    writeFileSync(join(folder, 'notes.txt'), 'someone else\'s folder');
+    for (const argv of [['stats'], ['reindex'], ['list', '--company', 'acme'], ['query', '--company', 'acme', 'text'], ['get', '--company', 'acme', 'm_1']]) {
+      const result = await run(...argv, '--root', folder);
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toMatch(/is not a markdown memory root \(it has neither companies\/ nor \.memplane\/\)/);
+      expect(readdirSync(folder)).toEqual(['notes.txt']);
+    }
+  });
+
   it('refuses an import file with a bad line before it creates the root or writes a batch', async () => {
     const parent = temporary.root();
     const fresh = join(parent, 'fresh');

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { MemoryConfigurationError, MemoryValidationError } from '@memplane/core';
 import { createMarkdownAdapter, type MarkdownAdapter } from './markdown-adapter';
 import { CommanderError } from 'commander';
@@ -31,13 +32,23 @@ export interface MarkdownCommand {
 
 const name = 'memplane markdown';
 
-/** Refuses a root that is not an existing folder, except for `import`, which may start one. */
+/**
+ * Refuses a root that is not an existing folder, except for `import`, which may start one. Any other
+ * command also refuses a folder holding neither `companies/` nor `.memplane/`: opening it would
+ * create state (the index, the cursor secret) in a folder that a typo pointed at.
+ */
 function checkRoot(subcommand: MarkdownSubcommand, root: string): void {
   if (!existsSync(root)) {
     if (subcommand === 'import') return;
     throw new MarkdownUsageError(`the root ${root} does not exist. Only \`${name} import\` creates a root; check the path.`);
   }
   if (!statSync(root).isDirectory()) throw new MarkdownUsageError(`the root ${root} is not a folder.`);
+  if (subcommand === 'import') return;
+  if (!existsSync(join(root, 'companies')) && !existsSync(join(root, '.memplane'))) {
+    throw new MarkdownUsageError(
+      `the folder ${root} is not a markdown memory root (it has neither companies/ nor .memplane/). Only \`${name} import\` starts a root; check the path.`,
+    );
+  }
 }
 
 function exitCodeOf(error: unknown): number {
