@@ -58,6 +58,14 @@ describe('memplane mcp token', () => {
     expect(await run(['--transport', 'carrier-pigeon'])).toMatchObject({ code: 2 });
     expect(await run(['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\S*\n$/) });
   });
+
+  it('prints the version on every subcommand and names the subcommand in its usage hint', async () => {
+    for (const argv of [['token', '--version'], ['token', 'list', '--version'], ['token', 'issue', '--version'], ['token', 'revoke', '--version']]) {
+      expect(await run(argv)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\S*\n$/) });
+    }
+    const refused = await run(['token', 'issue', '--agent', 'planner', '--data-dir', folder]);
+    expect(refused.stderr).toContain('Run `memplane-mcp token issue --help` for the usage.');
+  });
 });
 
 describe('the token file', () => {

@@ -201,6 +201,15 @@ function buildProgram(commandName: string, output: McpCommandOutput, ran: (work:
           }),
       );
     });
+  // commander does not pass --version or the help hint down to subcommands; each names its own path.
+  const withSubcommands = (command: Command, path: string): void => {
+    for (const sub of command.commands) {
+      const subPath = `${path} ${sub.name()}`;
+      sub.version(VERSION, '-v, --version', 'print the version of @memplane/mcp').showHelpAfterError(`Run \`${subPath} --help\` for the usage.`);
+      withSubcommands(sub, subPath);
+    }
+  };
+  withSubcommands(program, commandName);
   return program;
 }
 
