@@ -29,6 +29,8 @@ const packageFolders = ['packages', 'adapters']
   .filter((folder) => existsSync(join(root, folder, 'package.json')));
 
 const problems: string[] = [];
+/** Packages built on an ESM-only host SDK: a CJS build could not load it, so they ship ESM alone (say why in their README). */
+const esmOnlyPackages = new Set(['packages/paperclip-plugin']);
 const licensePath = join(root, 'LICENSE');
 const license = existsSync(licensePath) ? readFileSync(licensePath, 'utf8') : undefined;
 if (license === undefined || !license.includes('Apache License') || !license.includes('Version 2.0, January 2004')) {
@@ -70,7 +72,7 @@ for (const folder of packageFolders) {
     problem('package.json needs an exports map with "."');
     continue;
   }
-  for (const condition of ['import', 'require']) {
+  for (const condition of esmOnlyPackages.has(folder) ? ['import'] : ['import', 'require']) {
     const entry = main[condition];
     if (entry === undefined) problem(`exports["."] needs "${condition}"`);
     else if (Object.keys(entry)[0] !== 'types') problem(`exports["."].${condition} must list "types" first`);
