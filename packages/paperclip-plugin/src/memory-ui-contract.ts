@@ -1,0 +1,89 @@
+// What the worker's UI data handlers return and the UI renders: one contract, type-only on the
+// UI side, so the bundle never pulls worker code into the browser.
+
+/** The data keys the worker registers (`ctx.data.register`) and the UI reads (`usePluginData`). */
+export const memoryUiDataKeys = {
+  /** The company's bindings, targets and operation counts: the settings page. */
+  settings: 'memplane.settings',
+  /** One issue's memory operations and records: the issue tab. */
+  issue: 'memplane.issue-memory',
+} as const;
+
+/** One binding as the settings page shows it. Its config holds secret references only, never values. */
+export interface UiBinding {
+  key: string;
+  providerId: string;
+  enabled: boolean;
+  hooks: { postRunCapture: boolean; issueCommentCapture: boolean; issueDocumentCapture: boolean };
+  config: Record<string, unknown>;
+  revision: number;
+  updatedAt: string;
+}
+
+/** A target: the company default, or one agent's override, and the binding key it points at. */
+export interface UiTarget {
+  targetType: 'company' | 'agent';
+  /** The agent id of an override; absent for the company default. */
+  agentId?: string;
+  bindingKey: string;
+}
+
+/** Operation counts of one binding. */
+export interface UiBindingCounts {
+  bindingKey: string;
+  total: number;
+  succeeded: number;
+  failed: number;
+}
+
+/** The settings page data of one company. */
+export interface UiSettingsData {
+  companyId: string;
+  bindings: UiBinding[];
+  targets: UiTarget[];
+  counts: UiBindingCounts[];
+}
+
+/** Where a record or operation came from, for backlinks into Paperclip. */
+export interface UiSource {
+  kind: string;
+  issueId?: string;
+  commentId?: string;
+  documentKey?: string;
+  runId?: string;
+}
+
+/** One memory operation on the issue. */
+export interface UiOperation {
+  id: string;
+  operation: string;
+  status: 'succeeded' | 'failed';
+  errorCode?: string;
+  bindingKey?: string;
+  providerId?: string;
+  hookKind?: string;
+  agentId?: string;
+  runId?: string;
+  source?: UiSource;
+  resultCount?: number;
+  latencyMs: number;
+  createdAt: string;
+}
+
+/** One record written for the issue. */
+export interface UiRecord {
+  /** The id the memory tools take (`provider:id`). */
+  recordId: string;
+  text: string;
+  source?: UiSource;
+  createdAt?: string;
+}
+
+/** The issue tab data. */
+export interface UiIssueMemoryData {
+  issueId: string;
+  operations: UiOperation[];
+  records: UiRecord[];
+  /** True when the company has no binding yet (nothing to list records from). */
+  unbound: boolean;
+}
