@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { identifierSchema, MemoryConfigurationError, parseInput } from '@memplane/core';
-import type { MemoryService } from '@memplane/service';
+import { applyDeclaredCompanyBindings, ensureDefaultMarkdownBinding, type MemoryService } from '@memplane/service';
 import { z } from 'zod';
 
 const bindingSchema = z.strictObject({
@@ -46,8 +46,7 @@ export async function readBindingsConfig(path: string): Promise<McpBindingsConfi
   return parseInput(mcpBindingsConfigSchema, json, 'bindings config') as McpBindingsConfig;
 }
 
-const operator = (companyId: string) => ({ actor: { kind: 'system', component: 'memplane-mcp' }, companyId }) as const;
-const sameJson = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
+const component = 'memplane-mcp';
 
 /**
  * Makes the service's bindings and targets what the file says, through the control plane (so
@@ -56,29 +55,7 @@ const sameJson = (left: unknown, right: unknown) => JSON.stringify(left) === JSO
  * bindings the file does not name are left alone.
  */
 export async function applyBindingsConfig(service: MemoryService, config: McpBindingsConfig): Promise<void> {
-  for (const [companyId, company] of Object.entries(config.companies)) {
-    const control = service.control(operator(companyId));
-    for (const binding of company.bindings) {
-      const existing = await control.getBinding(binding.key);
-      const wanted = { providerId: binding.providerId, config: binding.config ?? {} };
-      if (existing === undefined) {
-        await control.createBinding({ key: binding.key, ...wanted, ...(binding.enabled === undefined ? {} : { enabled: binding.enabled }), ...(binding.hooks === undefined ? {} : { hooks: binding.hooks }) });
-      } else if (
-        !sameJson({ providerId: existing.providerId, config: existing.config }, wanted) ||
-        (binding.enabled !== undefined && binding.enabled !== existing.enabled) ||
-        Object.entries(binding.hooks ?? {}).some(([hook, on]) => existing.hooks[hook as keyof typeof existing.hooks] !== on)
-      ) {
-        await control.updateBinding(binding.key, {
-          ...wanted,
-          ...(binding.enabled === undefined ? {} : { enabled: binding.enabled }),
-          ...(binding.hooks === undefined ? {} : { hooks: binding.hooks }),
-          expectedRevision: existing.revision,
-        });
-      }
-    }
-    if (company.default !== undefined) await control.setTarget({ targetType: 'company' }, company.default);
-    for (const [agentId, key] of Object.entries(company.agents ?? {})) await control.setTarget({ targetType: 'agent', agentId }, key);
-  }
+  for (const [companyId, company] of Object.entries(config.companies)) await applyDeclaredCompanyBindings(service, component, companyId, company);
 }
 
 /**
@@ -87,13 +64,5 @@ export async function applyBindingsConfig(service: MemoryService, config: McpBin
  * its operator made it.
  */
 export async function ensureDefaultBinding(service: MemoryService, companyId: string): Promise<void> {
-  const control = service.control(operator(companyId));
-  if ((await control.listBindings()).length > 0) return;
-  try {
-    await control.createBinding({ key: 'default', providerId: 'markdown' });
-  } catch (error) {
-    // Two servers starting together for a new company: the other one created it first, which is as good.
-    if ((await control.getBinding('default')) === undefined) throw error;
-  }
-  await control.setTarget({ targetType: 'company' }, 'default');
+  await ensureDefaultMarkdownBinding(service, component, companyId);
 }

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { MemoryConfigurationError, MemoryError } from '@memplane/core';
-import { createMemoryService, createSqliteMemoryServiceStore, type MemoryService, type MemoryServiceStore } from '@memplane/service';
+import { createMemoryService, createSqliteMemoryServiceStore, dataFolderCursorSecret, loadPostgresMemoryServiceStore, type MemoryService } from '@memplane/service';
 import { applyBindingsConfig, readBindingsConfig } from './mcp-bindings-config';
 
 /** Where the embedded service keeps its data, and what it runs on. */
@@ -22,39 +21,6 @@ export interface EmbeddedServiceOptions {
 /** The SQLite file inside the data folder. */
 export const sqliteFileName = 'memplane.db';
 
-// Cursors are signed; a secret kept in the data folder keeps memory_list cursors valid across restarts.
-async function cursorSecretIn(dataDirectory: string): Promise<string> {
-  const path = join(dataDirectory, 'cursor-secret');
-  try {
-    return (await readFile(path, 'utf8')).trim();
-  } catch {
-    const secret = randomBytes(32).toString('hex');
-    try {
-      await writeFile(path, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-      return secret;
-    } catch {
-      // Another process wrote it first: use theirs.
-      return (await readFile(path, 'utf8')).trim();
-    }
-  }
-}
-
-async function postgresStore(connectionString: string, schema: string | undefined): Promise<MemoryServiceStore> {
-  const specifier = '@memplane/service-postgres';
-  let module: { createPostgresMemoryServiceStore(settings: { connectionString: string; schema?: string }): MemoryServiceStore };
-  try {
-    module = (await import(specifier)) as typeof module;
-  } catch (cause) {
-    const code = (cause as { code?: unknown } | null)?.code;
-    const missing = (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((cause as Error).message).includes(specifier);
-    throw new MemoryConfigurationError({
-      message: missing ? `Postgres needs ${specifier}: npm install ${specifier}` : `${specifier} could not be loaded`,
-      cause,
-    });
-  }
-  return module.createPostgresMemoryServiceStore({ connectionString, ...(schema === undefined ? {} : { schema }) });
-}
-
 /**
  * Opens the memory service the way `memplane-mcp` runs it: SQLite in the data folder (or
  * Postgres), markdown memory under it, a cursor secret kept there, and the bindings of the
@@ -71,11 +37,11 @@ export async function openEmbeddedService(options: EmbeddedServiceOptions): Prom
   const store =
     options.postgresUrl === undefined
       ? createSqliteMemoryServiceStore({ filename: join(dataDirectory, sqliteFileName) })
-      : await postgresStore(options.postgresUrl, options.postgresSchema);
+      : await loadPostgresMemoryServiceStore(options.postgresUrl, options.postgresSchema);
   const service = await createMemoryService({
     store,
     dataDirectory,
-    cursorSecret: await cursorSecretIn(dataDirectory),
+    cursorSecret: await dataFolderCursorSecret(dataDirectory),
     ...(options.environment === undefined ? {} : { environment: options.environment }),
     ...(config?.secretEnvironment === undefined ? {} : { secretEnvironment: config.secretEnvironment }),
   });

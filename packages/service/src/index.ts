@@ -155,6 +155,13 @@ export type {
   MemoryStorePageRequest,
 } from './store/memory-service-records';
 export { createSqliteMemoryServiceStore, type SqliteMemoryServiceStoreSettings } from './store/sqlite/sqlite-memory-service-store';
+export { dataFolderCursorSecret, loadPostgresMemoryServiceStore } from './data-folder/data-folder-service';
+export {
+  applyDeclaredCompanyBindings,
+  ensureDefaultMarkdownBinding,
+  type DeclaredCompanyBindings,
+  type DeclaredMemoryBinding,
+} from './data-folder/apply-company-bindings';
 export { sqliteMigrations, type SqliteMigration } from './store/sqlite/sqlite-migrations';
 
 export { VERSION } from './version';
