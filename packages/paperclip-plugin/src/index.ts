@@ -1,1 +1,12 @@
 export { VERSION } from './version';
+export { createMemplanePaperclipPlugin, type MemplanePaperclipPlugin, type MemplanePaperclipPluginOptions } from './worker/memplane-paperclip-plugin';
+export {
+  companyMemoryConfigSchema,
+  paperclipPluginConfigSchema,
+  parsePluginConfig,
+  type CompanyMemoryConfig,
+  type PaperclipPluginConfig,
+} from './worker/paperclip-plugin-config';
+export { paperclipMemoryToolDefinitions, paperclipMemoryToolNames } from './worker/paperclip-memory-tools';
+export { memoryCostMetric } from './worker/paperclip-cost-mirror';
+export { defaultPluginDataDirectory, pluginSqliteFileName } from './worker/paperclip-service-host';

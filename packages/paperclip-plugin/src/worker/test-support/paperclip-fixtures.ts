@@ -1,0 +1,84 @@
+import { MemoryApiCallError, type MemoryAdapter } from '@memplane/core';
+import type { MemoryProviderFactory } from '@memplane/service';
+import type { Company, Issue, IssueComment, PaperclipPluginManifestV1 } from '@paperclipai/plugin-sdk';
+
+/** The capabilities the worker uses, for a harness that does not depend on the shipped manifest's UI slots. */
+export const workerCapabilities = [
+  'events.subscribe',
+  'issues.read',
+  'issue.comments.read',
+  'issue.documents.read',
+  'issue.documents.write',
+  'agents.read',
+  'plugin.state.read',
+  'plugin.state.write',
+  'agent.tools.register',
+  'secrets.read-ref',
+  'metrics.write',
+] as const;
+
+export const workerTestManifest: PaperclipPluginManifestV1 = {
+  id: 'memplane.memory-test',
+  apiVersion: 1,
+  version: '0.0.0',
+  displayName: 'memplane (worker test)',
+  description: 'The worker under test.',
+  author: 'memplane',
+  categories: ['connector'],
+  capabilities: [...workerCapabilities],
+  entrypoints: { worker: './dist/worker.js' },
+};
+
+const at = new Date('2026-11-24T10:00:00Z');
+
+export function company(id: string): Company {
+  return { id, name: id, issuePrefix: id.slice(0, 3).toUpperCase(), createdAt: at, updatedAt: at } as unknown as Company;
+}
+
+export function issue(companyId: string, id: string, title: string, description: string, projectId = `${companyId}-project`): Issue {
+  return { id, companyId, projectId, title, description, status: 'todo', createdAt: at, updatedAt: at } as unknown as Issue;
+}
+
+export function comment(companyId: string, issueId: string, id: string, body: string, author: { agentId?: string; runId?: string; userId?: string }): IssueComment {
+  return {
+    id,
+    companyId,
+    issueId,
+    authorType: author.agentId === undefined ? 'user' : 'agent',
+    authorAgentId: author.agentId ?? null,
+    authorUserId: author.userId ?? null,
+    createdByRunId: author.runId ?? null,
+    body,
+    presentation: null,
+    metadata: null,
+    createdAt: at,
+    updatedAt: at,
+  } as unknown as IssueComment;
+}
+
+/** A provider whose every call fails the way a down backend does (HTTP 500), and counts its calls. */
+export function createDownProvider(): { factory: MemoryProviderFactory; calls: () => number } {
+  let calls = 0;
+  const down = async (): Promise<never> => {
+    calls += 1;
+    throw new MemoryApiCallError({ message: 'backend unavailable', statusCode: 500, isRetryable: false });
+  };
+  const adapter = {
+    specificationVersion: 'v1',
+    key: 'down',
+    capabilities: {},
+    capture: down,
+    upsertRecords: down,
+    query: down,
+    list: down,
+    get: down,
+    forget: down,
+    profile: down,
+    correct: down,
+    getExtractionJob: down,
+    listExtractionJobs: down,
+    retryExtractionJob: down,
+    explain: down,
+  } as unknown as MemoryAdapter;
+  return { factory: { providerId: 'down', description: 'Fails every call (test only).', capabilities: {}, create: () => adapter }, calls: () => calls };
+}
