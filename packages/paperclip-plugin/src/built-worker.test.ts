@@ -1,0 +1,128 @@
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import {
+  createRequest,
+  createSuccessResponse,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  parseMessage,
+  serializeMessage,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+} from '@paperclipai/plugin-sdk/protocol';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+const packageDirectory = fileURLToPath(new URL('..', import.meta.url));
+const builtWorker = join(packageDirectory, 'dist', 'worker.js');
+const builtManifest = join(packageDirectory, 'dist', 'manifest.js');
+
+/**
+ * A minimal Paperclip host on the other end of the worker's stdio: it answers the worker's own
+ * calls (config, event subscriptions) and records every line the worker writes, which must all
+ * be JSON-RPC (a stray console line would break the host's parser).
+ */
+class StdioHost {
+  readonly lines: string[] = [];
+  readonly notifications: JsonRpcMessage[] = [];
+  private readonly waiting = new Map<string | number, (response: JsonRpcResponse) => void>();
+  readonly exited: Promise<number | null>;
+
+  constructor(
+    readonly child: ChildProcessWithoutNullStreams,
+    private readonly config: Record<string, unknown>,
+  ) {
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    createInterface({ input: child.stdout }).on('line', (line) => this.receive(line));
+  }
+
+  private receive(line: string): void {
+    this.lines.push(line);
+    const message = parseMessage(line);
+    if (isJsonRpcResponse(message)) {
+      if (message.id !== null) this.waiting.get(message.id)?.(message);
+      return;
+    }
+    if (isJsonRpcRequest(message)) {
+      // The worker asks the host: its config, and event subscriptions, which this host accepts.
+      const result = message.method === 'config.get' ? this.config : null;
+      this.child.stdin.write(serializeMessage(createSuccessResponse(message.id, result)));
+      return;
+    }
+    this.notifications.push(message);
+  }
+
+  call(method: string, params: unknown): Promise<JsonRpcResponse> {
+    const request = createRequest(method, params);
+    const answered = new Promise<JsonRpcResponse>((resolve) => this.waiting.set(request.id, resolve));
+    this.child.stdin.write(serializeMessage(request));
+    return answered;
+  }
+}
+
+let folder: string;
+let host: StdioHost | undefined;
+
+beforeAll(async () => {
+  // The same esbuild step `npm run build` runs (the SDK presets), so the test never reads a stale bundle.
+  await promisify(execFile)(process.execPath, ['esbuild.config.mjs'], { cwd: packageDirectory });
+}, 60_000);
+
+afterEach(async () => {
+  if (host !== undefined && host.child.exitCode === null) {
+    host.child.kill();
+    await host.exited;
+  }
+  host = undefined;
+  await rm(folder, { recursive: true, force: true });
+});
+
+async function startBuiltWorker(storage?: Record<string, unknown>) {
+  folder = await mkdtemp(join(tmpdir(), 'memplane-paperclip-worker-'));
+  // The service keeps its SQLite file and markdown memory in the folder the instance config names.
+  const config = { storage: storage ?? { dataDirectory: join(folder, 'data') } };
+  const child = spawn(process.execPath, [builtWorker], { cwd: folder, env: { ...process.env, HOME: folder }, stdio: 'pipe' });
+  host = new StdioHost(child, config);
+  const manifest = ((await import(builtManifest)) as { default: Record<string, unknown> }).default;
+  const initialize = { manifest, config, instanceInfo: { instanceId: 'test-instance', hostVersion: '2026.916.1' }, apiVersion: 1 };
+  return { host, initialize };
+}
+
+describe('the built worker over stdio (dist/worker.js, JSON-RPC)', () => {
+  it('initializes, answers health and shuts down cleanly, writing nothing but JSON-RPC', async () => {
+    const { host, initialize } = await startBuiltWorker();
+    const initialized = await host.call('initialize', initialize);
+    expect(initialized).toMatchObject({ jsonrpc: '2.0', result: { ok: true } });
+    expect((initialized as { result: { supportedMethods: string[] } }).result.supportedMethods).toEqual(
+      expect.arrayContaining(['health', 'shutdown', 'validateConfig', 'configChanged']),
+    );
+    const health = await host.call('health', {});
+    expect(health).toMatchObject({ result: { status: 'ok' } });
+    expect(await host.call('shutdown', {})).toMatchObject({ jsonrpc: '2.0' });
+    expect(await host.exited).toBe(0);
+    for (const line of host.lines) expect(() => parseMessage(line), line).not.toThrow();
+    // The worker really opened its store where the config said.
+    expect((await readFile(join(folder, 'data', 'memplane.db'))).subarray(0, 15).toString()).toBe('SQLite format 3');
+  }, 60_000);
+
+  it('serves the UI data bridge for the company the host authorised, not the one the page sent', async () => {
+    const { host, initialize } = await startBuiltWorker();
+    expect(await host.call('initialize', initialize)).toMatchObject({ result: { ok: true } });
+    const settings = await host.call('getData', { key: 'memplane.settings', companyId: 'acme', params: { companyId: 'globex' } });
+    expect(settings).toMatchObject({ result: { companyId: 'acme', bindings: [], targets: [] } });
+    const issue = await host.call('getData', { key: 'memplane.issue-memory', companyId: 'acme', params: { issueId: 'iss-1' } });
+    expect(issue).toMatchObject({ result: { issueId: 'iss-1', records: [], unbound: true } });
+  }, 60_000);
+
+  it('a config the worker refuses fails initialize with an error naming the field, and the worker stays a clean JSON-RPC peer', async () => {
+    const { host, initialize } = await startBuiltWorker({ dataDirectory: '' });
+    const refused = await host.call('initialize', initialize);
+    expect(refused).toMatchObject({ error: { message: expect.stringMatching(/storage\.dataDirectory/) } });
+    expect(await host.call('health', {})).toMatchObject({ jsonrpc: '2.0' });
+    for (const line of host.lines) expect(() => parseMessage(line), line).not.toThrow();
+  }, 60_000);
+});
