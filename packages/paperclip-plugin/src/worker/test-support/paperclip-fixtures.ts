@@ -82,3 +82,31 @@ export function createDownProvider(): { factory: MemoryProviderFactory; calls: (
   } as unknown as MemoryAdapter;
   return { factory: { providerId: 'down', description: 'Fails every call (test only).', capabilities: {}, create: () => adapter }, calls: () => calls };
 }
+
+/**
+ * A provider that bills every query directly: `usage` as given (cost in cents, tokens), nothing
+ * found. The other calls are not needed by the accounting tests.
+ */
+export function createMeteredProvider(usage: Array<Record<string, unknown>>): MemoryProviderFactory {
+  const unused = async (): Promise<never> => {
+    throw new MemoryApiCallError({ message: 'not used by this test provider', isRetryable: false });
+  };
+  const adapter = {
+    specificationVersion: 'v1',
+    key: 'metered',
+    capabilities: {},
+    query: async () => ({ snippets: [], usage: usage.map((entry) => ({ provider: 'metered', ...entry })) }),
+    capture: unused,
+    upsertRecords: unused,
+    list: unused,
+    get: unused,
+    forget: unused,
+    profile: unused,
+    correct: unused,
+    getExtractionJob: unused,
+    listExtractionJobs: unused,
+    retryExtractionJob: unused,
+    explain: unused,
+  } as unknown as MemoryAdapter;
+  return { providerId: 'metered', description: 'Bills every query directly (test only).', capabilities: {}, create: () => adapter };
+}
