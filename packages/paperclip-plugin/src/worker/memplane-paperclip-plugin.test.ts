@@ -48,15 +48,17 @@ describe('pre_run_hydrate on agent.run.started', () => {
     }
   });
 
-  it('gives another run of another agent no access to the cached preamble of a run it does not own', async () => {
+  it('gives a run context of another company no access to a cached preamble, even with the same run and agent ids', async () => {
     worker = await startWorker({ companies: { acme: markdownCompany(), globex: markdownCompany() } });
     const { harness } = worker;
     harness.seed({ companies: [company('acme'), company('globex')], issues: [issue('acme', 'iss-1', 'Deploy schedule', 'When do deploys happen?')] });
     await harness.executeTool('memory_note', { text: 'Deploys happen on Tuesdays.' }, run('acme', 'planner', 'run-0'));
     await harness.emit('agent.run.started', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme' });
-    // The same run id presented by a globex run context: the state is acme's, so globex reads none of it.
-    const foreign = await harness.executeTool('memory_search', { query: 'deploys' }, run('globex', 'spy', 'run-1'));
-    expect(foreign.content ?? '').not.toContain('Tuesdays');
+    // The same run and agent ids presented by a globex run context: the state is acme's, so globex reads none of it.
+    const foreign = await harness.executeTool('memory_search', { query: 'deploys' }, run('globex', 'planner', 'run-1'));
+    expect(foreign.error).toBeUndefined();
+    expect(foreign.content).toBe('No memories matched.');
+    expect(foreign.data).not.toHaveProperty('preamble');
   });
 });
 
