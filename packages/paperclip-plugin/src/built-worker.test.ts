@@ -29,6 +29,8 @@ const builtManifest = join(packageDirectory, 'dist', 'manifest.js');
 class StdioHost {
   readonly lines: string[] = [];
   readonly notifications: JsonRpcMessage[] = [];
+  readonly requests: Array<{ method: string; params: unknown }> = [];
+  private readonly requestWaiters = new Map<string, (params: unknown) => void>();
   private readonly waiting = new Map<string | number, (response: JsonRpcResponse) => void>();
   readonly exited: Promise<number | null>;
 
@@ -48,12 +50,26 @@ class StdioHost {
       return;
     }
     if (isJsonRpcRequest(message)) {
-      // The worker asks the host: its config, and event subscriptions, which this host accepts.
-      const result = message.method === 'config.get' ? this.config : null;
+      // The worker asks the host: its config, the companies (one here), skill installs and event subscriptions.
+      this.requests.push({ method: message.method, params: message.params });
+      this.requestWaiters.get(message.method)?.(message.params);
+      const answers: Record<string, unknown> = {
+        'config.get': this.config,
+        'companies.list': (message.params as { offset?: number }).offset ? [] : [{ id: 'acme' }],
+        'skills.managed.reconcile': { skillId: 'skill-1', status: 'created' },
+      };
+      const result = answers[message.method] ?? null;
       this.child.stdin.write(serializeMessage(createSuccessResponse(message.id, result)));
       return;
     }
     this.notifications.push(message);
+  }
+
+  /** Resolves with the params of the worker's first request of this method (a deterministic signal, no waiting on time). */
+  requested(method: string): Promise<unknown> {
+    const earlier = this.requests.find((request) => request.method === method);
+    if (earlier !== undefined) return Promise.resolve(earlier.params);
+    return new Promise((resolve) => this.requestWaiters.set(method, resolve));
   }
 
   call(method: string, params: unknown): Promise<JsonRpcResponse> {
@@ -100,6 +116,8 @@ describe('the built worker over stdio (dist/worker.js, JSON-RPC)', () => {
     expect((initialized as { result: { supportedMethods: string[] } }).result.supportedMethods).toEqual(
       expect.arrayContaining(['health', 'shutdown', 'validateConfig', 'configChanged']),
     );
+    // The built entry installs the managed memory skill in the host's companies.
+    expect(await host.requested('skills.managed.reconcile')).toMatchObject({ skillKey: 'memplane-memory', companyId: 'acme' });
     const health = await host.call('health', {});
     expect(health).toMatchObject({ result: { status: 'ok' } });
     expect(await host.call('shutdown', {})).toMatchObject({ jsonrpc: '2.0' });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import manifest, { memplanePluginId } from './manifest';
 import { memoryToolNames } from './manifest/memory-tool-declarations';
 import { parsePluginConfig } from './worker/paperclip-plugin-config';
+import { workerCapabilities } from './worker/test-support/paperclip-fixtures';
 
 // The host pairs each slot type with a capability and refuses a manifest without it; the SDK's
 // manifest schema does not check this, so the pairing (from the host's validator) is checked here.
@@ -112,5 +113,11 @@ describe('the plugin manifest', () => {
     expect(skill?.skillKey).toBe('memplane-memory');
     for (const name of memoryToolNames) expect(skill?.markdown).toContain(`\`${name}\``);
     expect(skill?.markdown).toMatch(/captured automatically/);
+  });
+});
+
+describe('the manifest and the worker', () => {
+  it('declares every capability the worker uses, so nothing the tests allow is refused by a real host', () => {
+    for (const capability of workerCapabilities) expect(manifest.capabilities).toContain(capability);
   });
 });

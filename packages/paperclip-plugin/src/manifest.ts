@@ -25,7 +25,7 @@ function settingsFormSchema(): Record<string, unknown> {
  * - `agents.read`: the agent of a run, for its binding override;
  * - `plugin.state.read` / `.write`: the run-scoped preamble cache;
  * - `agent.tools.register`: the four memory tools;
- * - `skills.managed`: the skill telling agents when to use them;
+ * - `skills.managed`, `companies.read`: the skill telling agents when to use them, installed in every company;
  * - `secrets.read-ref`: provider credentials and the Postgres connection string, by reference;
  * - `http.outbound`: hosted providers (mem0, Supermemory, AgentCore);
  * - `metrics.write`: operation counts and latency;
@@ -54,6 +54,7 @@ const manifest: PaperclipPluginManifestV1 = {
     'plugin.state.write',
     'agent.tools.register',
     'skills.managed',
+    'companies.read',
     'secrets.read-ref',
     'http.outbound',
     'metrics.write',

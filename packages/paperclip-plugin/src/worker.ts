@@ -4,17 +4,21 @@
 import { MemoryConfigurationError } from '@memplane/core';
 import { runWorker } from '@paperclipai/plugin-sdk';
 import { createMemplanePaperclipPlugin, type MemplanePaperclipPlugin } from './worker/memplane-paperclip-plugin';
+import { installMemorySkill, installMemorySkillEverywhere } from './worker/memory-skill-install';
 import { registerMemoryUiData } from './worker/memory-ui-data';
 
 const base = createMemplanePaperclipPlugin();
 
-/** The plugin as the worker runs it: the worker logic, plus the settings page and issue tab data. */
+/** The plugin as the worker runs it: the worker logic, plus the memory skill and the settings page and issue tab data. */
 const plugin: MemplanePaperclipPlugin = {
   ...base,
   definition: {
     ...base.definition,
     async setup(ctx) {
       await base.definition.setup(ctx);
+      // The memory skill goes to every company, and to each new one; installing never blocks or fails setup.
+      ctx.events.on('company.created', async (event) => void (await installMemorySkill(ctx, event.companyId)));
+      void installMemorySkillEverywhere(ctx);
       registerMemoryUiData(ctx, {
         service: async () => {
           const service = base.service();
