@@ -17,9 +17,18 @@ export interface StartedWorker {
   stop(): Promise<void>;
 }
 
-export async function startWorker(config: Record<string, unknown>, serviceSettings: Partial<MemoryServiceSettings> = {}): Promise<StartedWorker> {
+/**
+ * Starts the plugin in the SDK's test harness on a fresh data folder. `prepare` runs before `setup`
+ * (to stand in for host services the harness fakes, such as `ctx.secrets`).
+ */
+export async function startWorker(
+  config: Record<string, unknown>,
+  serviceSettings: Partial<MemoryServiceSettings> = {},
+  prepare: (harness: TestHarness, folder: string) => void = () => undefined,
+): Promise<StartedWorker> {
   const folder = await mkdtemp(join(tmpdir(), 'memplane-paperclip-worker-'));
   const harness = createTestHarness({ manifest: workerTestManifest, config });
+  prepare(harness, folder);
   const plugin = createMemplanePaperclipPlugin({ dataDirectory: folder, serviceSettings });
   await plugin.definition.setup(harness.ctx);
   const service = plugin.service();
