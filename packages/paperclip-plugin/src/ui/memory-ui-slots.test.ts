@@ -1,0 +1,82 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { UiIssueMemoryData, UiSettingsData } from '../memory-ui-contract';
+
+// The host's bridge exists only inside Paperclip: the test plays it, recording what the slots ask for.
+const bridge = vi.hoisted(() => ({
+  asked: [] as Array<{ key: string; params: unknown }>,
+  answer: { data: null as unknown, loading: false, error: null as { message: string } | null },
+}));
+vi.mock('@paperclipai/plugin-sdk/ui', () => ({
+  usePluginData: (key: string, params: unknown) => {
+    bridge.asked.push({ key, params });
+    return { ...bridge.answer, refresh: () => undefined };
+  },
+  useHostNavigation: () => ({ linkProps: (to: string) => ({ href: `/ACME${to}`, onClick: () => undefined }) }),
+  StatusBadge: ({ label, status }: { label: string; status: string }) => createElement('span', { 'data-status': status }, label),
+}));
+
+const { IssueMemoryTab, MemorySettingsPage } = await import('./index');
+
+const hostContext = { companyId: 'acme', companyPrefix: 'ACME', projectId: null, entityId: 'iss-1', entityType: 'issue', userId: 'u1' };
+
+beforeEach(() => {
+  bridge.asked.length = 0;
+  bridge.answer = { data: null, loading: false, error: null };
+});
+
+describe('the issue tab', () => {
+  it('asks the worker for this issue and shows records with backlinks and operations', () => {
+    const data: UiIssueMemoryData = {
+      issueId: 'iss-1',
+      unbound: false,
+      records: [
+        { recordId: 'markdown:r1', text: 'Deploy on Tuesdays <script>alert(1)</script>', source: { kind: 'issue_comment', issueId: 'iss-1', commentId: 'c1', runId: 'run-7' } },
+      ],
+      operations: [
+        { id: 'op_1', operation: 'capture', status: 'failed', errorCode: 'MEMORY_API_CALL', hookKind: 'issue_comment_capture', bindingKey: 'default', agentId: 'planner', latencyMs: 12, createdAt: '2026-11-24T10:00:00.000Z' },
+      ],
+    };
+    bridge.answer.data = data;
+    const html = renderToStaticMarkup(createElement(IssueMemoryTab, { context: hostContext }));
+    expect(bridge.asked).toEqual([{ key: 'memplane.issue-memory', params: { companyId: 'acme', issueId: 'iss-1' } }]);
+    expect(html).toContain('Deploy on Tuesdays &lt;script&gt;');
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('href="/ACME/issues/iss-1"');
+    expect(html).toContain('href="/ACME/issues/iss-1#comment-c1"');
+    expect(html).toContain('run run-7');
+    expect(html).toContain('markdown:r1');
+    expect(html).toMatch(/data-status="error">failed MEMORY_API_CALL/);
+    expect(html).toContain('capture (issue_comment_capture)');
+  });
+
+  it('says so when the bridge fails, and when the company has no binding', () => {
+    bridge.answer.error = { message: 'MEMORY_VALIDATION: issueId' };
+    expect(renderToStaticMarkup(createElement(IssueMemoryTab, { context: hostContext }))).toContain('role="alert"');
+    bridge.answer = { data: { issueId: 'iss-1', unbound: true, records: [], operations: [] }, loading: false, error: null };
+    expect(renderToStaticMarkup(createElement(IssueMemoryTab, { context: hostContext }))).toContain('no memory binding yet');
+  });
+});
+
+describe('the settings page', () => {
+  it('shows bindings with their capture opt-ins, the default, agent overrides and counts', () => {
+    const data: UiSettingsData = {
+      companyId: 'acme',
+      bindings: [
+        { key: 'default', providerId: 'markdown', enabled: true, hooks: { postRunCapture: false, issueCommentCapture: true, issueDocumentCapture: false }, config: {}, revision: 1, updatedAt: '2026-11-24T10:00:00.000Z' },
+      ],
+      targets: [
+        { targetType: 'company', bindingKey: 'default' },
+        { targetType: 'agent', agentId: 'planner', bindingKey: 'default' },
+      ],
+      counts: [{ bindingKey: 'default', total: 9, succeeded: 7, failed: 2 }],
+    };
+    bridge.answer.data = data;
+    const html = renderToStaticMarkup(createElement(MemorySettingsPage, { context: { ...hostContext, entityId: null, entityType: null } }));
+    expect(bridge.asked).toEqual([{ key: 'memplane.settings', params: { companyId: 'acme' } }]);
+    expect(html).toContain('<td>markdown</td><td>on</td><td>off</td><td>on</td><td>off</td><td>9 (2)</td>');
+    expect(html).toContain('Company default: <code>default</code>');
+    expect(html).toContain('Agent planner: <code>default</code>');
+  });
+});
