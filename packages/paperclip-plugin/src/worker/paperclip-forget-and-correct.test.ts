@@ -1,0 +1,61 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { company } from './test-support/paperclip-fixtures';
+import { startWorker, type StartedWorker } from './test-support/worker-harness';
+
+const markdownCompany = { bindings: [{ key: 'default', providerId: 'markdown' }], default: 'default' };
+const run = (companyId: string, agentId: string, runId: string) => ({ companyId, agentId, runId, projectId: `${companyId}-project` });
+
+let worker: StartedWorker | undefined;
+afterEach(async () => {
+  await worker?.stop();
+  worker = undefined;
+});
+
+async function filesUnder(folder: string): Promise<string> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+  const texts = await Promise.all(entries.filter((entry) => entry.isFile()).map((entry) => readFile(join(entry.parentPath, entry.name), 'utf8')));
+  return texts.join('\n');
+}
+
+const recordIdOf = (result: { data?: unknown }) => {
+  const data = result.data as { result?: { recordIds?: string[]; records?: Array<{ recordId?: string; id?: string }> } };
+  return data.result?.recordIds?.[0] ?? data.result?.records?.[0]?.recordId ?? data.result?.records?.[0]?.id;
+};
+
+describe('memory_forget and memory_correct through the plugin', () => {
+  it('forgets a note so its text is gone from the files, and corrects another, scoped to the run agent', async () => {
+    worker = await startWorker({ companies: { acme: markdownCompany } });
+    const { harness } = worker;
+    harness.seed({ companies: [company('acme')] });
+    const wrong = await harness.executeTool('memory_note', { text: 'The vendor contact is Ada Quill.' }, run('acme', 'planner', 'run-1'));
+    const stale = await harness.executeTool('memory_note', { text: 'Invoices go out on the 5th.' }, run('acme', 'planner', 'run-1'));
+    const wrongId = recordIdOf(wrong);
+    const staleId = recordIdOf(stale);
+    expect(wrongId).toEqual(expect.any(String));
+    expect(staleId).toEqual(expect.any(String));
+
+    // Another agent of the company cannot forget the planner's note.
+    const foreign = await harness.executeTool('memory_forget', { recordIds: [wrongId] }, run('acme', 'builder', 'run-2'));
+    expect(await filesUnder(join(worker.folder, 'markdown', 'acme'))).toContain('Ada Quill');
+    // The service refuses the handle before the provider (its tool text still says "Forgot 1 record(s).", see the warning).
+    expect((foreign.data as { result: { warnings: Array<{ type: string }> } }).result.warnings).toEqual([expect.objectContaining({ type: 'scope_violation' })]);
+
+    const forgotten = await harness.executeTool('memory_forget', { recordIds: [wrongId] }, run('acme', 'planner', 'run-3'));
+    expect(forgotten.error).toBeUndefined();
+    const corrected = await harness.executeTool('memory_correct', { recordId: staleId, text: 'Invoices go out on the 1st.', reason: 'policy changed' }, run('acme', 'planner', 'run-3'));
+    expect(corrected.error).toBeUndefined();
+    await worker.service.flush();
+
+    const files = await filesUnder(join(worker.folder, 'markdown', 'acme'));
+    expect(files).not.toContain('Ada Quill');
+    const search = await harness.executeTool('memory_search', { query: 'invoices' }, run('acme', 'planner', 'run-4'));
+    expect(search.content).toContain('on the 1st');
+    const operations = await worker.operations('acme', { runId: 'run-3' });
+    expect(operations.map((entry) => [entry.operation, entry.status, entry.attributionMode])).toEqual([
+      ['forget', 'succeeded', 'included_in_run'],
+      ['correct', 'succeeded', 'included_in_run'],
+    ]);
+  });
+});
