@@ -1,6 +1,7 @@
 import { MemoryError } from '@memplane/core';
 import { createMemoryTools, type MemoryToolContext, type MemoryToolDefinition } from '@memplane/service';
 import type { ToolResult, ToolRunContext } from '@paperclipai/plugin-sdk';
+import { memoryToolDeclarations } from '../manifest/memory-tool-declarations';
 import { readRunHydration, writeRunHydration } from './paperclip-run-hydration';
 import type { PaperclipWorkerHost } from './paperclip-worker-host';
 
@@ -53,13 +54,12 @@ export async function runPaperclipMemoryTool(
   }
 }
 
-/** Registers the tools with Paperclip under their wire names. */
+/** Registers the tools with Paperclip under their wire names, declared exactly as the manifest declares them (no dotted names). */
 export function registerPaperclipMemoryTools(host: PaperclipWorkerHost): void {
+  const declared = new Map(memoryToolDeclarations().map(({ name, ...declaration }) => [name, declaration]));
   for (const tool of paperclipMemoryToolDefinitions(host)) {
-    host.ctx.tools.register(
-      tool.functionName,
-      { displayName: tool.functionName, description: tool.description, parametersSchema: tool.inputSchema },
-      (params, run) => runPaperclipMemoryTool(host, tool, params, run),
-    );
+    const declaration = declared.get(tool.functionName);
+    if (declaration === undefined) continue;
+    host.ctx.tools.register(tool.functionName, declaration, (params, run) => runPaperclipMemoryTool(host, tool, params, run));
   }
 }
