@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -179,6 +179,8 @@ describe('commands of optional packages', () => {
 
   it('runs memplane markdown stats over an empty root', async () => {
     const root = mkdtempSync(join(tmpdir(), 'memplane-cli-markdown-'));
+    // A read-only command refuses a folder that is not a memory root; `companies/` makes it one.
+    mkdirSync(join(root, 'companies'));
     try {
       const captured = captureOutput();
       const exitCode = await runMemplaneCli(['markdown', 'stats', '--root', root], captured.output);
