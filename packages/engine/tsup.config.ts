@@ -1,0 +1,9 @@
+import { defineConfig } from 'tsup';
+import { libraryPreset } from '../../internal/tsconfig/tsup-preset';
+
+export default defineConfig(
+  libraryPreset(process.cwd(), {
+    // The caller's ai and zod must be the ones that run the models and check the scope schema.
+    external: ['ai', 'zod'],
+  }),
+);
