@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
 import { libraryPreset } from '../../internal/tsconfig/tsup-preset';
 
-export default defineConfig(libraryPreset(process.cwd()));
+// `rules` is the taxonomy, PII and query-analysis subpath shared by the markdown adapter and the engine.
+export default defineConfig(libraryPreset(process.cwd(), { entry: { index: 'src/index.ts', rules: 'src/rules/index.ts' } }));
