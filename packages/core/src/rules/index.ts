@@ -21,3 +21,4 @@ export { detectPii, piiRiskOf, type PiiFinding, type PiiScannedContent } from '.
 export { orExpression, queryTerms } from './query-terms';
 export { fuseByReciprocalRank, fuseByWeight, reciprocalRankConstant, type RankedEntry } from './rank-fusion';
 export { classifySentence, extractionRules, noteFallback, splitSentences, type KindRule } from './sentence-classifier';
+export { distinctTerms, rankByBm25, tokenize, type LexicalDocument, type LexicalMatch } from './lexical-scoring';

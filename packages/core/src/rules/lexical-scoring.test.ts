@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { distinctTerms, rankByBm25, tokenize } from './memory-lexical-scoring';
+import { distinctTerms, rankByBm25, tokenize } from './lexical-scoring';
 
 describe('tokenize', () => {
   it('lowercases, splits on non-letters and drops stopwords', () => {
