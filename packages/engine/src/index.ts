@@ -4,6 +4,7 @@ export type {
   EngineStoreSession,
   ItemFilter,
   ItemKeyset,
+  LexicalHit,
   LexicalSearchRequest,
 } from './store/engine-store';
 export type {

@@ -1,4 +1,5 @@
 import type { JsonValue } from '@memplane/core';
+import type { MemoryKind } from '@memplane/core/rules';
 
 /**
  * A full scope: one string value for every field of the engine's scope schema, in schema order.
@@ -14,19 +15,8 @@ export type ScopeValues = Readonly<Record<string, string>>;
  */
 export type ScopeRange = Readonly<Record<string, readonly string[] | undefined>>;
 
-/** The eleven kinds of the memory type taxonomy. */
-export type ItemKind =
-  | 'profile'
-  | 'preference'
-  | 'goal'
-  | 'constraint'
-  | 'project'
-  | 'fact'
-  | 'decision'
-  | 'hypothesis'
-  | 'todo'
-  | 'keyword_set'
-  | 'note';
+/** The eleven kinds of the memory type taxonomy (shared with `@memplane/markdown`). */
+export type ItemKind = MemoryKind;
 
 /** Review status: `approved` items are retrieved; `pending` wait for review; `rejected` are kept out. */
 export type ItemStatus = 'approved' | 'pending' | 'rejected';
@@ -103,6 +93,12 @@ export interface ItemRow {
   /** Keys of the categories the item belongs to. */
   readonly categoryKeys: readonly string[];
   readonly metadata: Readonly<Record<string, JsonValue>>;
+  /**
+   * The analysed tokens of text and summary (`tokenize` of `@memplane/core/rules`: NFKC, lowercase,
+   * stopwords out, Porter2 stems), repeats kept for term frequency. Computed by the engine, so every
+   * backend matches and scores exactly the same terms; backends index them (GIN, FTS5, a map).
+   */
+  readonly lexicalTokens: readonly string[];
   /** Hash of the normalised text, for exact-duplicate detection within a scope. */
   readonly textHash: string;
   /** Times the item was returned by retrieve; drives the decay of facts. */
@@ -137,6 +133,7 @@ export type ItemPatch = Partial<
     | 'categoryKeys'
     | 'metadata'
     | 'textHash'
+    | 'lexicalTokens'
     | 'expiresAt'
     | 'mergedInto'
     | 'embeddingModel'

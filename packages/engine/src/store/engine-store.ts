@@ -80,18 +80,24 @@ export interface ItemKeyset {
   readonly id: string;
 }
 
-/** A lexical candidate search (§6.1 fused with vector search). */
+/** A lexical candidate search (§6.1, fused with vector search by the engine). */
 export interface LexicalSearchRequest {
   readonly range: ScopeRange;
-  /**
-   * Normalised query terms (lowercased, stemmed by the engine's shared analyser). A candidate is
-   * an item whose analysed text contains at least one term. Stores may use full-text indexes (FTS5,
-   * tsvector) or scan; the engine re-scores candidates itself, so stores need not rank exactly.
-   */
+  /** Analysed query terms (`tokenize` of `@memplane/core/rules`), distinct. Matched against `lexicalTokens`. */
   readonly terms: readonly string[];
   readonly filter: ItemFilter;
   /** Already capped by the engine's candidate policy. */
   readonly limit: number;
+}
+
+/** One lexical candidate with the backend's relevance score (higher is better). */
+export interface LexicalHit {
+  readonly item: ItemRow;
+  /**
+   * BM25 of the query terms over `lexicalTokens` (`rankByBm25` of `@memplane/core/rules` gives the
+   * reference). The engine fuses by rank, so only the order matters across backends.
+   */
+  readonly score: number;
 }
 
 /** The reads and writes of the store, inside or outside a transaction. */
@@ -121,8 +127,11 @@ export interface EngineStoreSession {
   listItems(range: ScopeRange, filter: ItemFilter, page: { after?: ItemKeyset | undefined; limit: number }): Promise<ItemRow[]>;
   /** Items of one scope whose `textHash` is one of the given hashes (exact-duplicate check). */
   findItemsByTextHash(scope: ScopeValues, textHashes: readonly string[]): Promise<ItemRow[]>;
-  /** Lexical candidates, at most `limit`, any order (the engine ranks them). */
-  searchLexical(request: LexicalSearchRequest): Promise<ItemRow[]>;
+  /**
+   * Items of the range passing the filter that hold at least one term, best first, at most
+   * `limit`. When more match than `limit`, the best-scoring ones must be kept.
+   */
+  searchLexical(request: LexicalSearchRequest): Promise<LexicalHit[]>;
   /** Adds 1 to `useCount` and sets `lastUsedAt` (no version bump: usage is not an edit). */
   recordItemUse(scope: ScopeValues, itemIds: readonly string[], at: string): Promise<void>;
   /** The number of items in the range that pass the filter. */
