@@ -163,6 +163,16 @@ export {
   type DeclaredMemoryBinding,
 } from './data-folder/apply-company-bindings';
 export { sqliteMigrations, type SqliteMigration } from './store/sqlite/sqlite-migrations';
+export { dataFolderSqliteFileName, openDataFolderService, type DataFolderServiceOptions } from './data-folder/open-data-folder-service';
+export {
+  openHashedTokenFile,
+  type HashedTokenFile,
+  type HashedTokenFileSettings,
+  type HashedTokenIssueOptions,
+  type HashedTokenRecord,
+  type HashedTokenRecordFields,
+} from './tokens/hashed-token-file';
+export { serviceRequestSchemas } from './service-request-schemas';
 
 export { VERSION } from './version';
 

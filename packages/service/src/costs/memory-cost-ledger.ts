@@ -80,7 +80,7 @@ export interface MemoryCostLedger {
 
 const isoDate = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 
-const financeInputSchema = z.strictObject({
+export const financeInputSchema = z.strictObject({
   kind: z.enum(['subscription', 'storage', 'platform_fee', 'invoice', 'credit', 'other']),
   biller: z.string().min(1).max(200),
   amountCents: z.number().nonnegative().max(1e12),
@@ -100,8 +100,8 @@ const financeInputSchema = z.strictObject({
 
 const page = { cursor: z.string().min(1).max(4096).optional(), limit: z.number().int().min(1).max(200).optional() };
 const range = { from: isoDate.optional(), to: isoDate.optional() };
-const costQuerySchema = z.strictObject({ operationId: identifierSchema.optional(), bindingKey: identifierSchema.optional(), agentId: identifierSchema.optional(), ...range, ...page });
-const financeQuerySchema = z.strictObject({ bindingKey: identifierSchema.optional(), ...range, ...page });
+export const costQuerySchema = z.strictObject({ operationId: identifierSchema.optional(), bindingKey: identifierSchema.optional(), agentId: identifierSchema.optional(), ...range, ...page });
+export const financeQuerySchema = z.strictObject({ bindingKey: identifierSchema.optional(), ...range, ...page });
 
 /** Creates the cost ledger of one caller. */
 export function createMemoryCostLedger(internals: ServiceInternals, context: MemoryCallContext): MemoryCostLedger {

@@ -49,7 +49,7 @@ export interface MemoryCostSummary {
 }
 
 const isoDate = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
-const requestSchema = z.strictObject({
+export const costSummaryRequestSchema = z.strictObject({
   groupBy: z.enum(['company', 'agent', 'binding', 'day', 'month']),
   from: isoDate.optional(),
   to: isoDate.optional(),
@@ -81,7 +81,7 @@ function add(target: MemoryCostTotals, metered: MemoryCostGroupTotals | undefine
 
 /** Sums both ledgers per group and merges them: metered and flat costs side by side. */
 export async function summarizeCosts(internals: ServiceInternals, companyId: string, request: MemoryCostSummaryRequest): Promise<MemoryCostSummary> {
-  const valid = parseInput(requestSchema, request, 'cost summary request');
+  const valid = parseInput(costSummaryRequestSchema, request, 'cost summary request');
   const filter = { companyId, ...(valid.from === undefined ? {} : { from: valid.from }), ...(valid.to === undefined ? {} : { to: valid.to }) };
   const [metered, flat] = await Promise.all([
     internals.store.summarizeCostEvents(filter, valid.groupBy),

@@ -68,7 +68,7 @@ export interface MemoryExplorer {
 
 const isoDate = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 
-const operationQuerySchema = z.strictObject({
+export const operationQuerySchema = z.strictObject({
   bindingKey: identifierSchema.optional(),
   agentId: identifierSchema.optional(),
   issueId: identifierSchema.optional(),
@@ -85,7 +85,7 @@ const operationQuerySchema = z.strictObject({
   limit: z.number().int().min(1).max(200).optional(),
 });
 
-const deliveryQuerySchema = z.strictObject({
+export const deliveryQuerySchema = z.strictObject({
   hookKind: z.enum(['pre_run_hydrate', 'post_run_capture', 'issue_comment_capture', 'issue_document_capture', 'manual_capture']).optional(),
   status: z.enum(['succeeded', 'failed', 'timed_out', 'skipped']).optional(),
   hookId: identifierSchema.optional(),
@@ -93,8 +93,8 @@ const deliveryQuerySchema = z.strictObject({
   limit: z.number().int().min(1).max(200).optional(),
 });
 
-const rangeSchema = z.strictObject({ from: isoDate.optional(), to: isoDate.optional() });
-const metricsSchema = z.strictObject({ from: isoDate.optional(), to: isoDate.optional(), bindingKey: identifierSchema.optional() });
+export const rangeSchema = z.strictObject({ from: isoDate.optional(), to: isoDate.optional() });
+export const metricsSchema = z.strictObject({ from: isoDate.optional(), to: isoDate.optional(), bindingKey: identifierSchema.optional() });
 
 /** Creates the explorer of one caller. Every call is authorised as `explorer.read` and sees every operation logged so far. */
 export function createMemoryExplorer(internals: ServiceInternals, context: MemoryCallContext): MemoryExplorer {

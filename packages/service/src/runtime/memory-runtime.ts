@@ -38,7 +38,7 @@ import type {
   ServiceRetryJobRequest,
 } from './runtime-requests';
 
-const jobListRequestSchema = z.strictObject({
+export const jobListRequestSchema = z.strictObject({
   bindingKey: identifierSchema.optional(),
   statuses: z.array(z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled'])).min(1).max(5).optional(),
   hookKind: z

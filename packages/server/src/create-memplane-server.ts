@@ -1,0 +1,184 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { MemoryCallContext, MemoryService } from '@memplane/service';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { actorOf, grantReaches } from './server-actor';
+import { buildOpenApiDocument, type OpenApiDocument } from './server-openapi';
+import { problem, problemOf, type ServerProblem } from './server-problem';
+import { queryRequest } from './server-query';
+import { createTokenRateLimiter, type ServerRateLimitSettings } from './server-rate-limit';
+import type { ServerRoute } from './server-route';
+import { serveInspector } from './server-static';
+import type { ServerTokenRecord } from './server-token-file';
+import { controlRoutes } from './routes/control-routes';
+import { explorerRoutes } from './routes/explorer-routes';
+import { runtimeRoutes } from './routes/runtime-routes';
+import { sessionRoutes } from './routes/session-routes';
+
+/** Settings of {@link createMemplaneServer}. */
+export interface MemplaneServerSettings {
+  /** The memory service every call goes through; its policy authorises each one. */
+  service: MemoryService;
+  /** Maps a bearer token to its record; undefined (unknown, revoked, expired) answers 401. */
+  verifyToken(token: string): Promise<ServerTokenRecord | undefined>;
+  /** The companies an operator of every company is shown by `GET /v1/session`. Default: none. */
+  knownCompanies?(): Promise<string[]>;
+  /**
+   * Runs once per company before the first call a token whose grant reaches it makes there
+   * (the zero-config default binding of `memplane serve`). Default: nothing.
+   */
+  prepareCompany?(companyId: string): Promise<void>;
+  /** The largest request body, in bytes; larger ones get 413 before they are read whole. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Per-token rate limits; `false` turns them off. Default: 600 requests a minute, bursts of 60. */
+  rateLimit?: ServerRateLimitSettings | false;
+  /** The folder of the built inspector served at `/` and `/assets/*`; `false` serves none. Default: the one built into the package. */
+  inspectorDirectory?: string | false;
+  /** The clock of the rate limiter, in milliseconds. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** A server built by {@link createMemplaneServer}: a Hono app to mount or serve. */
+export interface MemplaneServer {
+  /** The Hono app; `app.fetch` answers a `Request`. */
+  app: OpenAPIHono;
+  /** Every API route, as registered. */
+  routes: readonly ServerRoute[];
+  /** The OpenAPI 3.1 document served at `/openapi.json`. */
+  openApiDocument(): OpenApiDocument;
+}
+
+/** Every API route, by surface. */
+export const serverRoutes: readonly ServerRoute[] = [...sessionRoutes, ...runtimeRoutes, ...controlRoutes, ...explorerRoutes];
+
+const bearerPattern = /^Bearer ([A-Za-z0-9._~+/=-]{1,512})$/i;
+const jsonMediaType = /^application\/(?:[a-z0-9.+-]*\+)?json\s*(?:;.*)?$/i;
+
+function reply(c: Context, body: ServerProblem, headers: Record<string, string> = {}): Response {
+  return c.body(JSON.stringify(body), body.status as 400, { 'content-type': 'application/problem+json', ...headers });
+}
+
+function clientOf(header: string | undefined): MemoryCallContext['client'] {
+  if (header === undefined) return undefined;
+  const slash = header.lastIndexOf('/');
+  return slash > 0 ? { name: header.slice(0, slash), version: header.slice(slash + 1) } : { name: header };
+}
+
+/** The call context of a request: the token's actor, the path's company and the run and cost headers (the service checks each). */
+function contextOf(c: Context, token: ServerTokenRecord, companyId: string | undefined): MemoryCallContext {
+  const runId = c.req.header('memplane-run-id');
+  const costEventId = c.req.header('memplane-cost-event-id');
+  const attributionMode = c.req.header('memplane-attribution-mode');
+  const client = clientOf(c.req.header('memplane-client'));
+  return {
+    actor: actorOf(token, companyId),
+    ...(companyId === undefined ? {} : { companyId }),
+    ...(runId === undefined ? {} : { heartbeatRunId: runId }),
+    ...(costEventId === undefined ? {} : { costEventId }),
+    ...(attributionMode === undefined ? {} : { attributionMode: attributionMode as MemoryCallContext['attributionMode'] }),
+    ...(client === undefined ? {} : { client }),
+  };
+}
+
+/**
+ * Builds the HTTP API over a memory service: Hono routes for the runtime, control-plane and
+ * explorer surfaces (kept in separate modules), bearer-token auth, per-token rate limits, body
+ * limits, problem details for every error, `/openapi.json`, `/healthz`, and the inspector.
+ * Serve it with {@link startMemplaneServer}, or mount `app.fetch` in your own server.
+ */
+export function createMemplaneServer(settings: MemplaneServerSettings): MemplaneServer {
+  const app = new OpenAPIHono();
+  const maxBodyBytes = settings.maxBodyBytes ?? 1024 * 1024;
+  const limiter = settings.rateLimit === false ? undefined : createTokenRateLimiter({ burst: 60, ...settings.rateLimit }, settings.now);
+  const knownCompanies = settings.knownCompanies ?? (async () => []);
+  const prepared = new Map<string, Promise<void>>();
+  const prepare = (companyId: string): Promise<void> => {
+    if (settings.prepareCompany === undefined) return Promise.resolve();
+    let pending = prepared.get(companyId);
+    if (pending === undefined) {
+      pending = settings.prepareCompany(companyId);
+      // A failed preparation is tried again by the next call rather than remembered.
+      pending.catch(() => prepared.delete(companyId));
+      prepared.set(companyId, pending);
+    }
+    return pending;
+  };
+
+  app.onError((error, c) => {
+    const { body, headers } = problemOf(error);
+    return reply(c, body, headers);
+  });
+  app.notFound((c) => reply(c, problem(404, 'SERVER_ROUTE_NOT_FOUND', `No route ${c.req.method} ${c.req.path}.`)));
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+
+  const authenticate: MiddlewareHandler<{ Variables: { token: ServerTokenRecord } }> = async (c, next) => {
+    const match = bearerPattern.exec(c.req.header('authorization')?.trim() ?? '');
+    const token = match?.[1] === undefined ? undefined : await settings.verifyToken(match[1]);
+    if (token === undefined) {
+      const detail = match === null ? 'Send `Authorization: Bearer <token>`.' : 'The token is unknown, revoked or expired.';
+      return reply(c, problem(401, 'SERVER_UNAUTHENTICATED', detail), { 'www-authenticate': 'Bearer realm="memplane"' });
+    }
+    const decision = limiter?.take(token.id, token.requestsPerMinute);
+    if (decision !== undefined && !decision.allowed) {
+      return reply(c, problem(429, 'MEMORY_RATE_LIMITED', `The token's rate limit is reached; retry in ${decision.retryAfterSeconds} s.`, { retryable: true }), {
+        'retry-after': String(decision.retryAfterSeconds),
+      });
+    }
+    c.set('token', token);
+    await next();
+  };
+
+  // Auth first: a client without a token learns nothing, not even the body limit, and sends no body we read.
+  app.use('/v1/*', authenticate);
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => reply(c, problem(413, 'SERVER_BODY_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes.`)),
+    }),
+  );
+
+  for (const route of serverRoutes) {
+    app.on(route.method.toUpperCase(), route.path, async (c) => {
+      const token = (c as unknown as Context<{ Variables: { token: ServerTokenRecord } }>).get('token');
+      let body: unknown;
+      if (route.body !== undefined) {
+        const text = await c.req.text();
+        if (text.trim() !== '') {
+          if (!jsonMediaType.test(c.req.header('content-type') ?? '')) {
+            return reply(c, problem(415, 'SERVER_UNSUPPORTED_MEDIA_TYPE', 'Send the body as `Content-Type: application/json`.'));
+          }
+          try {
+            body = JSON.parse(text);
+          } catch {
+            return reply(c, problem(400, 'MEMORY_VALIDATION', 'The request body is not valid JSON.', { issues: [{ path: 'body', message: 'is not valid JSON' }] }));
+          }
+        } else if (route.bodyRequired !== false) {
+          return reply(c, problem(400, 'MEMORY_VALIDATION', 'This endpoint needs a JSON body.', { issues: [{ path: 'body', message: 'is required' }] }));
+        }
+      }
+      const params = c.req.param() as Record<string, string>;
+      const companyId = params.companyId;
+      if (companyId !== undefined && grantReaches(token, companyId)) await prepare(companyId);
+      const result = await route.handle({
+        service: settings.service,
+        context: contextOf(c, token, companyId),
+        token,
+        params,
+        query: queryRequest(route.query, c.req.queries()),
+        body,
+        knownCompanies,
+      });
+      return c.json(result.body as object, result.status ?? 200);
+    });
+  }
+
+  let document: OpenApiDocument | undefined;
+  const openApiDocument = () => (document ??= buildOpenApiDocument(app, serverRoutes));
+  app.get('/openapi.json', (c) => c.json(openApiDocument()));
+
+  if (settings.inspectorDirectory !== false) serveInspector(app as unknown as Hono, settings.inspectorDirectory);
+
+  return { app, routes: serverRoutes, openApiDocument };
+}

@@ -1,0 +1,86 @@
+import { identifierSchema, MemoryValidationError } from '@memplane/core';
+import { memoryHookKinds, serviceRequestSchemas, type MemoryCallContext, type MemoryService } from '@memplane/service';
+import { z } from 'zod';
+import { ok, pageSchema, type ServerRoute } from '../server-route';
+
+const base = '/v1/companies/:companyId/memory';
+const runtime = serviceRequestSchemas.runtime;
+const result = { status: 200 as const, description: 'The service result: the provider result with `operationId`, `bindingKey` and `providerId`.' };
+
+type Runtime = ReturnType<MemoryService['runtime']>;
+
+/** A runtime endpoint that hands its body to one runtime method. */
+function bodyRoute(path: string, operationId: string, summary: string, schema: z.ZodType, run: (memory: Runtime, body: unknown) => Promise<unknown>, bodyRequired = true): ServerRoute {
+  return {
+    method: 'post',
+    path: `${base}/${path}`,
+    tag: 'runtime',
+    operationId,
+    summary,
+    body: schema,
+    bodyRequired,
+    success: result,
+    handle: async ({ service, context, body }) => ok(await run(service.runtime(context), body)),
+  };
+}
+
+type HookRunner = (service: MemoryService, context: MemoryCallContext, input: never) => Promise<unknown>;
+
+const hookRunners: Record<string, HookRunner> = {
+  pre_run_hydrate: (service, context, input) => service.hooks.preRunHydrate(context, input),
+  post_run_capture: (service, context, input) => service.hooks.postRunCapture(context, input),
+  issue_comment_capture: (service, context, input) => service.hooks.issueCommentCapture(context, input),
+  issue_document_capture: (service, context, input) => service.hooks.issueDocumentCapture(context, input),
+  manual_capture: (service, context, input) => service.hooks.manualCapture(context, input),
+};
+
+/** The runtime endpoints: capture, upsert, query, list, get, forget, correct, profile, extraction jobs and hook emission. */
+export const runtimeRoutes: ServerRoute[] = [
+  bodyRoute('capture', 'memory.capture', 'Captures raw residue (a run, a comment, a document).', runtime.capture, (memory, body) => memory.capture(body as never)),
+  bodyRoute('records', 'memory.upsertRecords', 'Writes curated records.', runtime.upsertRecords, (memory, body) => memory.upsertRecords(body as never)),
+  bodyRoute('query', 'memory.query', 'The most relevant records for a query.', runtime.query, (memory, body) => memory.query(body as never)),
+  bodyRoute('list', 'memory.list', 'One page of the scope\'s records.', runtime.list, (memory, body) => memory.list((body ?? {}) as never), false),
+  bodyRoute('get', 'memory.get', 'One record by handle, or `snippet: null`.', runtime.get, (memory, body) => memory.get(body as never)),
+  bodyRoute('forget', 'memory.forget', 'Forgets records by handle.', runtime.forget, (memory, body) => memory.forget(body as never)),
+  bodyRoute('correct', 'memory.correct', 'Corrects a record (needs the `correction` capability).', runtime.correct, (memory, body) => memory.correct(body as never)),
+  bodyRoute('profile', 'memory.profile', 'The scope\'s profile (needs the `profile` capability).', runtime.profile, (memory, body) => memory.profile((body ?? {}) as never), false),
+  bodyRoute('provider-jobs', 'memory.listProviderExtractionJobs', 'The provider\'s own extraction job listing.', runtime.listProviderExtractionJobs, (memory, body) => memory.listProviderExtractionJobs((body ?? {}) as never), false),
+  bodyRoute('jobs/refresh', 'memory.refreshExtractionJobs', 'Polls the providers for the jobs held as queued or running.', runtime.refreshExtractionJobs, (memory, body) => memory.refreshExtractionJobs((body ?? {}) as never), false),
+  {
+    method: 'get',
+    path: `${base}/jobs`,
+    tag: 'runtime',
+    operationId: 'memory.listExtractionJobs',
+    summary: 'The extraction jobs the service holds, newest first, by cursor (repeat `statuses` for several).',
+    query: runtime.listExtractionJobs,
+    success: { status: 200, description: 'A page of extraction jobs.', schema: pageSchema },
+    handle: async ({ service, context, query }) => ok(await service.runtime(context).listExtractionJobs(query as never)),
+  },
+  {
+    method: 'post',
+    path: `${base}/jobs/:jobId/retry`,
+    tag: 'runtime',
+    operationId: 'memory.retryExtractionJob',
+    summary: 'Re-drives a failed extraction job (needs `retryExtractionJob`).',
+    params: z.object({ jobId: identifierSchema }),
+    success: result,
+    handle: async ({ service, context, params }) => ok(await service.runtime(context).retryExtractionJob({ jobId: params.jobId ?? '' })),
+  },
+  {
+    method: 'post',
+    path: `${base}/hooks/:hookKind`,
+    tag: 'runtime',
+    operationId: 'memory.emitHook',
+    summary: `Emits a hook (${memoryHookKinds.join(', ')}); the body is that hook's input. Platform callers only (\`hooks.emit\`).`,
+    params: z.object({ hookKind: z.enum(memoryHookKinds as [string, ...string[]]) }),
+    body: z.union(Object.values(serviceRequestSchemas.hooks) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]),
+    success: { status: 200, description: 'The hook report: hydration (pre_run_hydrate) or what the capture did.' },
+    async handle({ service, context, params, body }) {
+      const run = hookRunners[params.hookKind ?? ''];
+      if (run === undefined) {
+        throw new MemoryValidationError({ target: 'hook', issues: [{ path: 'hookKind', message: `must be one of ${memoryHookKinds.join(', ')}` }] });
+      }
+      return ok(await run(service, context, body as never));
+    },
+  },
+];

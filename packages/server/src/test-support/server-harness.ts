@@ -1,0 +1,74 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryService, ensureDefaultMarkdownBinding, type MemoryService } from '@memplane/service';
+import { startMemplaneServer, type RunningMemplaneServer, type StartMemplaneServerSettings } from '../start-memplane-server';
+import { openServerTokenFile, type ServerTokenFile, type ServerTokenGrant } from '../server-token-file';
+
+/** A server on loopback over a fresh service, with tokens of every kind for two companies. */
+export interface ServerHarness {
+  server: RunningMemplaneServer;
+  service: MemoryService;
+  tokens: ServerTokenFile;
+  folder: string;
+  /** Tokens by name: operator (every company), opAcme (operator of acme only), adminAcme, adminGlobex, agentAcme (planner), agentGlobex. */
+  token: Record<'operator' | 'opAcme' | 'adminAcme' | 'adminGlobex' | 'agentAcme' | 'agentGlobex', string>;
+  /** Calls the server with fetch. */
+  call(method: string, path: string, options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+const grants: Record<keyof ServerHarness['token'], ServerTokenGrant> = {
+  operator: { role: 'operator', operatorId: 'ops' },
+  opAcme: { role: 'operator', operatorId: 'ops-acme', companyIds: ['acme'] },
+  adminAcme: { role: 'admin', companyId: 'acme' },
+  adminGlobex: { role: 'admin', companyId: 'globex' },
+  agentAcme: { role: 'agent', companyId: 'acme', agentId: 'planner' },
+  agentGlobex: { role: 'agent', companyId: 'globex', agentId: 'spy' },
+};
+
+/** Starts a harness; `settings` override the server's. */
+export async function startServerHarness(settings: Partial<StartMemplaneServerSettings> = {}): Promise<ServerHarness> {
+  const folder = await mkdtemp(join(tmpdir(), 'memplane-server-'));
+  const service = await createMemoryService({ dataDirectory: join(folder, 'data') });
+  const tokens = openServerTokenFile(join(folder, 'tokens.json'));
+  const token = {} as ServerHarness['token'];
+  for (const [name, grant] of Object.entries(grants)) token[name as keyof typeof grants] = (await tokens.issue(grant)).token;
+  const server = await startMemplaneServer({
+    service,
+    verifyToken: (value) => tokens.verify(value),
+    prepareCompany: (companyId) => ensureDefaultMarkdownBinding(service, 'test', companyId),
+    knownCompanies: async () => ['acme', 'globex'],
+    port: 0,
+    inspectorDirectory: false,
+    ...settings,
+  });
+  return {
+    server,
+    service,
+    tokens,
+    folder,
+    token,
+    async call(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) body = JSON.stringify(options.body);
+      if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(`${server.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        // Not JSON: kept as text.
+      }
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+    async close() {
+      await server.close();
+      await service.close();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
