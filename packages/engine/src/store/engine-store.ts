@@ -26,11 +26,14 @@ import type { VectorIndex } from './vector-index';
  * schema order. A row is never returned for a scope other than the one asked for: a store must
  * compare every scope column, never an id alone.
  *
+ * Every session method is also callable on the store itself, outside a transaction (each call
+ * then stands alone).
+ *
  * Stores throw only `MemoryError` subclasses from `@memplane/core`: `MemoryConfigurationError`
  * for a schema mismatch on `open`, `MemoryConflictError` for a lost optimistic update,
  * `MemoryApiCallError`-style retryable errors for a dropped connection.
  */
-export interface EngineStore {
+export interface EngineStore extends EngineStoreSession {
   /** A short name for service meta and the run log, such as `memory`, `sqlite` or `postgres`. */
   readonly name: string;
   /**
