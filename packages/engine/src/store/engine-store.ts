@@ -108,6 +108,11 @@ export interface EngineStoreSession {
   // Resources and segments
   /** The resource of the scope with this content hash written under this pipeline revision. */
   findResourceByHash(scope: ScopeValues, contentHash: string, pipelineRevision: number): Promise<ResourceRow | undefined>;
+  /**
+   * Inserts a resource and its segments. Throws `MemoryConflictError` when the scope already has a
+   * resource with the same `contentHash` and `pipelineRevision` (a unique index in SQL stores), so
+   * two concurrent memorize calls of the same content write it once.
+   */
   insertResource(resource: ResourceRow, segments: readonly SegmentRow[]): Promise<void>;
   getResource(scope: ScopeValues, resourceId: string): Promise<ResourceRow | undefined>;
   getSegments(scope: ScopeValues, resourceId: string): Promise<SegmentRow[]>;

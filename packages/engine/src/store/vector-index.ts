@@ -9,9 +9,11 @@ export interface VectorEntry {
   readonly vector: Float32Array;
 }
 
-/** One nearest neighbour: the item and its cosine similarity in [-1, 1]. */
+/** One nearest neighbour: the item, its scope and its cosine similarity in [-1, 1]. */
 export interface VectorHit {
   readonly itemId: string;
+  /** The item's full scope, so the engine reads the row back with a scope-checked lookup. */
+  readonly scope: ScopeValues;
   readonly similarity: number;
 }
 
