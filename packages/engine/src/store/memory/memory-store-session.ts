@@ -1,0 +1,168 @@
+import { MemoryConflictError } from '@memplane/core';
+import { rankByBm25 } from '@memplane/core/rules';
+import type { EngineStoreSession, LexicalHit } from '../engine-store';
+import type { ItemRow } from '../engine-store-rows';
+import { compareByKeyset, itemPassesFilter, sameScope, scopeInRange, scopeKey } from '../row-filters';
+import { frozenCopy, type MemoryStoreState } from './memory-store-state';
+
+/** The reads and writes of the in-memory store over one state object. */
+export function createMemorySession(state: () => MemoryStoreState): EngineStoreSession {
+  const ownItem = (scope: ItemRow['scope'], itemId: string): ItemRow | undefined => {
+    const item = state().items.get(itemId);
+    return item !== undefined && sameScope(item.scope, scope) ? item : undefined;
+  };
+  return {
+    async findResourceByHash(scope, contentHash, pipelineRevision) {
+      for (const resource of state().resources.values()) {
+        if (resource.contentHash === contentHash && resource.pipelineRevision === pipelineRevision && sameScope(resource.scope, scope)) return resource;
+      }
+      return undefined;
+    },
+    async insertResource(resource, segments) {
+      if (state().resources.has(resource.id)) throw new MemoryConflictError({ message: `Resource ${resource.id} already exists.` });
+      for (const existing of state().resources.values()) {
+        if (existing.contentHash === resource.contentHash && existing.pipelineRevision === resource.pipelineRevision && sameScope(existing.scope, resource.scope)) {
+          throw new MemoryConflictError({ message: 'The scope already has this resource under this pipeline revision.' });
+        }
+      }
+      state().resources.set(resource.id, frozenCopy(resource));
+      state().segments.set(resource.id, segments.map((segment) => frozenCopy(segment)));
+    },
+    async getResource(scope, resourceId) {
+      const resource = state().resources.get(resourceId);
+      return resource !== undefined && sameScope(resource.scope, scope) ? resource : undefined;
+    },
+    async getSegments(scope, resourceId) {
+      const resource = state().resources.get(resourceId);
+      if (resource === undefined || !sameScope(resource.scope, scope)) return [];
+      return [...(state().segments.get(resourceId) ?? [])];
+    },
+    async deleteResource(scope, resourceId) {
+      const resource = state().resources.get(resourceId);
+      if (resource === undefined || !sameScope(resource.scope, scope)) return false;
+      state().resources.delete(resourceId);
+      state().segments.delete(resourceId);
+      return true;
+    },
+    async insertItems(items) {
+      for (const item of items) if (state().items.has(item.id)) throw new MemoryConflictError({ message: `Item ${item.id} already exists.` });
+      for (const item of items) state().items.set(item.id, frozenCopy(item));
+    },
+    async getItems(scope, itemIds) {
+      const found = new Map<string, ItemRow>();
+      for (const itemId of itemIds) {
+        const item = ownItem(scope, itemId);
+        if (item !== undefined) found.set(itemId, item);
+      }
+      return found;
+    },
+    async updateItem(scope, itemId, expectedVersion, patch) {
+      const item = ownItem(scope, itemId);
+      if (item === undefined) return undefined;
+      if (item.version !== expectedVersion) {
+        throw new MemoryConflictError({ message: `Item ${itemId} is at version ${item.version}, not ${expectedVersion}.` });
+      }
+      const updated = frozenCopy({ ...item, ...patch, id: item.id, scope: item.scope, version: item.version + 1 });
+      state().items.set(itemId, updated);
+      return updated;
+    },
+    async deleteItems(scope, itemIds) {
+      const deleted: string[] = [];
+      for (const itemId of itemIds) {
+        if (ownItem(scope, itemId) !== undefined) {
+          state().items.delete(itemId);
+          deleted.push(itemId);
+        }
+      }
+      return deleted;
+    },
+    async listItems(range, filter, page) {
+      const matching = [...state().items.values()].filter((item) => scopeInRange(item.scope, range) && itemPassesFilter(item, filter));
+      matching.sort(compareByKeyset);
+      const after = page.after;
+      const start = after === undefined ? 0 : matching.findIndex((item) => compareByKeyset(item, after) > 0);
+      return start < 0 ? [] : matching.slice(start, start + page.limit);
+    },
+    async findItemsByTextHash(scope, textHashes) {
+      const wanted = new Set(textHashes);
+      return [...state().items.values()].filter((item) => wanted.has(item.textHash) && sameScope(item.scope, scope));
+    },
+    async searchLexical(request): Promise<LexicalHit[]> {
+      const documents = [...state().items.values()]
+        .filter((item) => scopeInRange(item.scope, request.range) && itemPassesFilter(item, request.filter))
+        .sort(compareByKeyset)
+        .map((item) => ({ payload: item, terms: item.lexicalTokens }));
+      return rankByBm25(request.terms, documents)
+        .slice(0, request.limit)
+        .map((match) => ({ item: match.payload, score: match.score }));
+    },
+    async recordItemUse(scope, itemIds, at) {
+      for (const itemId of itemIds) {
+        const item = ownItem(scope, itemId);
+        if (item !== undefined) state().items.set(itemId, frozenCopy({ ...item, useCount: item.useCount + 1, lastUsedAt: at }));
+      }
+    },
+    async countItems(range, filter) {
+      let count = 0;
+      for (const item of state().items.values()) if (scopeInRange(item.scope, range) && itemPassesFilter(item, filter)) count += 1;
+      return count;
+    },
+    async upsertCategories(categories) {
+      for (const category of categories) {
+        const key = scopeKey(category.scope);
+        const byKey = state().categories.get(key) ?? new Map();
+        byKey.set(category.key, frozenCopy(category));
+        state().categories.set(key, byKey);
+      }
+    },
+    async listCategories(range) {
+      const found = [];
+      for (const byKey of state().categories.values()) {
+        for (const category of byKey.values()) if (scopeInRange(category.scope, range)) found.push(category);
+      }
+      return found.sort((left, right) => (left.key < right.key ? -1 : left.key > right.key ? 1 : 0));
+    },
+    async getCategory(scope, key) {
+      return state().categories.get(scopeKey(scope))?.get(key);
+    },
+    async insertIntention(intention) {
+      const key = scopeKey(intention.scope);
+      const versions = state().intentions.get(key) ?? [];
+      if (versions.some((existing) => existing.version === intention.version)) {
+        throw new MemoryConflictError({ message: `Intention version ${intention.version} already exists for the scope.` });
+      }
+      state().intentions.set(key, [...versions, frozenCopy(intention)].sort((left, right) => left.version - right.version));
+    },
+    async getLatestIntention(scope) {
+      return state().intentions.get(scopeKey(scope))?.at(-1);
+    },
+    async listLatestIntentions(range) {
+      const found = [];
+      for (const versions of state().intentions.values()) {
+        const latest = versions.at(-1);
+        if (latest !== undefined && scopeInRange(latest.scope, range)) found.push(latest);
+      }
+      return found;
+    },
+    async appendPipelineRevision(revision) {
+      const expected = (state().revisions.at(-1)?.revision ?? 0) + 1;
+      if (revision.revision !== expected) {
+        throw new MemoryConflictError({ message: `Pipeline revision ${revision.revision} is not the next one (${expected}).` });
+      }
+      state().revisions.push(frozenCopy(revision));
+    },
+    async listPipelineRevisions() {
+      return [...state().revisions];
+    },
+    async appendRun(run) {
+      state().runs.push(frozenCopy(run));
+    },
+    async listRuns(options) {
+      const runs = state().runs.filter((run) => options.flow === undefined || run.flow === options.flow);
+      return runs.slice(-options.limit).reverse();
+    },
+    async getServiceMeta() {
+      return state().meta;
+    },
+  };
+}
