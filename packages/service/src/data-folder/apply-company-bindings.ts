@@ -1,5 +1,6 @@
 import type { MemoryBindingHookSettings } from '../bindings/memory-binding';
-import type { MemoryService } from '../service/create-memory-service';
+import type { MemoryControlPlane } from '../control/memory-control-plane';
+import type { MemoryCallContext } from '../runtime/call-context';
 
 /** One binding as a host's config file or settings page declares it. */
 export interface DeclaredMemoryBinding {
@@ -17,6 +18,11 @@ export interface DeclaredCompanyBindings {
   agents?: Record<string, string> | undefined;
 }
 
+/** What applying bindings needs of a service: its control plane (a `MemoryService`, or a client of one over HTTP). */
+type BindingControlHost = {
+  control(context: MemoryCallContext): Pick<MemoryControlPlane, 'getBinding' | 'listBindings' | 'createBinding' | 'updateBinding' | 'setTarget'>;
+};
+
 const systemIn = (component: string, companyId: string) => ({ actor: { kind: 'system', component }, companyId }) as const;
 const sameJson = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
 
@@ -26,7 +32,7 @@ const sameJson = (left: unknown, right: unknown) => JSON.stringify(left) === JSO
  * the system `component`). A declared binding is created, or updated when its provider, config,
  * flag or hooks changed; bindings not declared are left alone.
  */
-export async function applyDeclaredCompanyBindings(service: MemoryService, component: string, companyId: string, company: DeclaredCompanyBindings): Promise<void> {
+export async function applyDeclaredCompanyBindings(service: BindingControlHost, component: string, companyId: string, company: DeclaredCompanyBindings): Promise<void> {
   const control = service.control(systemIn(component, companyId));
   for (const binding of company.bindings) {
     const existing = await control.getBinding(binding.key);
@@ -51,7 +57,7 @@ export async function applyDeclaredCompanyBindings(service: MemoryService, compo
  * built-in markdown provider, as its company default. A company with any binding is left as
  * its operator made it.
  */
-export async function ensureDefaultMarkdownBinding(service: MemoryService, component: string, companyId: string): Promise<void> {
+export async function ensureDefaultMarkdownBinding(service: BindingControlHost, component: string, companyId: string): Promise<void> {
   const control = service.control(systemIn(component, companyId));
   if ((await control.listBindings()).length > 0) return;
   try {
