@@ -7,6 +7,8 @@ const source = (path: string) => new URL(`../../${path}`, import.meta.url).pathn
 const pluginSourceAliases: Record<string, string> = {
   '@memplane/service/store-support': source('packages/service/src/store-support.ts'),
   '@memplane/service-postgres': source('packages/service-postgres/src/index.ts'),
+  // The http-mode tests start a real memplane serve in process.
+  '@memplane/server': source('packages/server/src/index.ts'),
   ...workspaceSourceAliases,
 };
 

@@ -86,4 +86,6 @@ export interface UiIssueMemoryData {
   records: UiRecord[];
   /** True when the company has no binding yet (nothing to list records from). */
   unbound: boolean;
+  /** The memplane inspector's operations page filtered to this issue, when an inspector is configured. */
+  inspectorUrl?: string;
 }

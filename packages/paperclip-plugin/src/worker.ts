@@ -6,6 +6,7 @@ import { runWorker } from '@paperclipai/plugin-sdk';
 import { createMemplanePaperclipPlugin, type MemplanePaperclipPlugin } from './worker/memplane-paperclip-plugin';
 import { installMemorySkill, installMemorySkillEverywhere } from './worker/memory-skill-install';
 import { registerMemoryUiData } from './worker/memory-ui-data';
+import { inspectorBaseOf } from './worker/plugin-service-location';
 
 const base = createMemplanePaperclipPlugin();
 
@@ -24,6 +25,10 @@ const plugin: MemplanePaperclipPlugin = {
           const service = base.service();
           if (service === undefined) throw new MemoryConfigurationError({ message: 'The memplane worker has no memory service (not started, or shut down).' });
           return service;
+        },
+        inspectorBase: () => {
+          const instance = base.instanceConfig();
+          return instance === undefined ? undefined : inspectorBaseOf(instance);
         },
       });
     },

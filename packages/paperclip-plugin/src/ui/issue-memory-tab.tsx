@@ -45,6 +45,13 @@ export function IssueMemoryTab({ context }: PluginDetailTabProps) {
         ))}
       </ul>
       <h3>Operations ({data.operations.length})</h3>
+      {data.inspectorUrl !== undefined && /^https?:\/\//i.test(data.inspectorUrl) ? (
+        <p>
+          <a href={data.inspectorUrl} target="_blank" rel="noopener noreferrer">
+            Open this issue's operations in the memplane inspector
+          </a>
+        </p>
+      ) : null}
       <table>
         <thead>
           <tr>

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import manifest from '../manifest';
 import { memoryUiDataKeys, type UiIssueMemoryData, type UiSettingsData } from '../memory-ui-contract';
 import { registerMemoryUiData } from './memory-ui-data';
+import { inWorkerMemoryService } from './plugin-memory-service';
 
 let folder: string;
 let service: MemoryService;
@@ -30,7 +31,7 @@ beforeEach(async () => {
   folder = await mkdtemp(join(tmpdir(), 'memplane-paperclip-ui-'));
   service = await createMemoryService({ store: createSqliteMemoryServiceStore({ filename: join(folder, 'memplane.db') }), dataDirectory: folder });
   harness = createTestHarness({ manifest });
-  registerMemoryUiData(harness.ctx, { service: async () => service });
+  registerMemoryUiData(harness.ctx, { service: async () => inWorkerMemoryService(service) });
 });
 
 afterEach(async () => {

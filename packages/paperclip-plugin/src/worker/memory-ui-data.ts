@@ -1,5 +1,5 @@
 import { identifierSchema, parseInput, type MemorySourceRef } from '@memplane/core';
-import { MemoryBindingNotFoundError, toToolRecordId, type MemoryService } from '@memplane/service';
+import { MemoryBindingNotFoundError, toToolRecordId } from '@memplane/service';
 import type { PluginContext } from '@paperclipai/plugin-sdk';
 import { z } from 'zod';
 import {
@@ -9,15 +9,28 @@ import {
   type UiSettingsData,
   type UiSource,
 } from '../memory-ui-contract';
+import type { PluginMemoryService } from './plugin-memory-service';
 
 // The host puts the company it authorised for the bridge call in `companyId` (over anything the
 // UI sent) and may add its render environment; other fields are the UI's own and ignored.
 const companyParamsSchema = z.object({ companyId: identifierSchema });
 const issueParamsSchema = z.object({ companyId: identifierSchema, issueId: identifierSchema });
 
-/** What the UI data handlers need: the worker's service, opened once. */
+/** What the UI data handlers need: the worker's service, opened once, and the inspector to link to. */
 export interface MemoryUiDataHost {
-  service(): Promise<MemoryService>;
+  service(): Promise<PluginMemoryService>;
+  /** The memplane inspector's base URL, when there is one (the configured one, else the http-mode server's). */
+  inspectorBase?(): string | undefined;
+}
+
+/**
+ * The inspector's operations page for one issue of one company (`#/{companyId}/operations?issueId=`,
+ * the inspector's own route shape). Ids are encoded, so none can reshape the link.
+ */
+export function inspectorOperationsUrl(base: string, companyId: string, issueId: string): string {
+  const url = new URL(base);
+  url.hash = `/${encodeURIComponent(companyId)}/operations?${new URLSearchParams({ issueId }).toString()}`;
+  return url.toString();
 }
 
 // A board member of the company looking at the page: the service's policy keeps them in it.
@@ -36,7 +49,7 @@ function sourceOf(source: MemorySourceRef | undefined): UiSource | undefined {
 }
 
 /** The settings page data: bindings (config holds references only), targets by binding key, counts. */
-export async function readSettingsData(service: MemoryService, params: unknown): Promise<UiSettingsData> {
+export async function readSettingsData(service: PluginMemoryService, params: unknown): Promise<UiSettingsData> {
   const { companyId } = parseInput(companyParamsSchema, params, 'settings data request', 'params');
   const control = service.control(viewer(companyId));
   const [bindings, targets, counts] = await Promise.all([
@@ -66,8 +79,9 @@ export async function readSettingsData(service: MemoryService, params: unknown):
 }
 
 /** The issue tab data: the issue's operations, newest first, and the records written for it with their sources. */
-export async function readIssueMemoryData(service: MemoryService, params: unknown): Promise<UiIssueMemoryData> {
+export async function readIssueMemoryData(service: PluginMemoryService, params: unknown, inspectorBase?: string): Promise<UiIssueMemoryData> {
   const { companyId, issueId } = parseInput(issueParamsSchema, params, 'issue memory data request', 'params');
+  const inspector = inspectorBase === undefined ? {} : { inspectorUrl: inspectorOperationsUrl(inspectorBase, companyId, issueId) };
   const page = await service.explorer(viewer(companyId)).listOperations({ issueId, limit: 50 });
   const operations: UiOperation[] = page.items.map((entry) => {
     const source = sourceOf(entry.source);
@@ -88,7 +102,7 @@ export async function readIssueMemoryData(service: MemoryService, params: unknow
     };
   });
   if ((await service.control(viewer(companyId)).listBindings()).length === 0) {
-    return { issueId, operations, records: [], unbound: true };
+    return { issueId, operations, records: [], unbound: true, ...inspector };
   }
   try {
     const listed = await service.runtime(viewer(companyId)).list({ scope: { issueId }, limit: 50 });
@@ -101,10 +115,10 @@ export async function readIssueMemoryData(service: MemoryService, params: unknow
         ...(item.createdAt === undefined ? {} : { createdAt: item.createdAt }),
       };
     });
-    return { issueId, operations, records, unbound: false };
+    return { issueId, operations, records, unbound: false, ...inspector };
   } catch (error) {
     // A company whose default cannot be resolved (no target yet) still sees its operations.
-    if (MemoryBindingNotFoundError.isInstance(error)) return { issueId, operations, records: [], unbound: true };
+    if (MemoryBindingNotFoundError.isInstance(error)) return { issueId, operations, records: [], unbound: true, ...inspector };
     throw error;
   }
 }
@@ -115,5 +129,5 @@ export async function readIssueMemoryData(service: MemoryService, params: unknow
  */
 export function registerMemoryUiData(ctx: Pick<PluginContext, 'data'>, host: MemoryUiDataHost): void {
   ctx.data.register(memoryUiDataKeys.settings, async (params) => readSettingsData(await host.service(), params));
-  ctx.data.register(memoryUiDataKeys.issue, async (params) => readIssueMemoryData(await host.service(), params));
+  ctx.data.register(memoryUiDataKeys.issue, async (params) => readIssueMemoryData(await host.service(), params, host.inspectorBase?.()));
 }

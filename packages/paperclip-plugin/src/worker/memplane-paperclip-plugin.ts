@@ -1,13 +1,14 @@
 import { MemoryError } from '@memplane/core';
-import { applyDeclaredCompanyBindings, ensureDefaultMarkdownBinding, type MemoryService, type MemoryServiceSettings } from '@memplane/service';
+import { applyDeclaredCompanyBindings, ensureDefaultMarkdownBinding, type MemoryServiceSettings } from '@memplane/service';
 import { definePlugin, type PaperclipPlugin, type PluginContext, type PluginEvent } from '@paperclipai/plugin-sdk';
 import { createCaptureLedger } from './paperclip-capture-ledger';
 import { captureComment, captureDocument, captureRun } from './paperclip-captures';
 import { createCostMirror } from './paperclip-cost-mirror';
 import { registerPaperclipMemoryTools } from './paperclip-memory-tools';
-import { companyConfigOf, defaultCompanyConfig, paperclipPluginConfigSchema, parsePluginConfig, type CompanyMemoryConfig } from './paperclip-plugin-config';
+import { companyConfigOf, defaultCompanyConfig, paperclipPluginConfigSchema, parsePluginConfig, type CompanyMemoryConfig, type PaperclipPluginConfig } from './paperclip-plugin-config';
 import { hydrateRun } from './paperclip-run-hydration';
-import { openPluginService } from './paperclip-service-host';
+import { openPluginMemoryService } from './paperclip-service-host';
+import type { PluginMemoryService } from './plugin-memory-service';
 import { workerComponent, type PaperclipWorkerHost } from './paperclip-worker-host';
 
 /** Options of {@link createMemplanePaperclipPlugin}: what the embedding code decides, not the settings page. */
@@ -23,7 +24,7 @@ export interface MemplanePaperclipPluginOptions {
  * and targets, or a markdown default for a company with none. Only the company's own entry is
  * read, so one company's settings can never bind another company's memory.
  */
-function createCompanyConfigs(ctx: PluginContext, service: MemoryService) {
+function createCompanyConfigs(ctx: PluginContext, service: PluginMemoryService) {
   const applied = new Map<string, Promise<CompanyMemoryConfig>>();
   const apply = async (companyId: string, config: unknown): Promise<CompanyMemoryConfig> => {
     const company = companyConfigOf(parsePluginConfig(config), companyId);
@@ -57,32 +58,39 @@ function guarded(host: PaperclipWorkerHost, handler: (host: PaperclipWorkerHost,
   };
 }
 
-/** The plugin, and the service its worker hosts once `setup` has run (for the UI data handlers and for inspection). */
+/** The plugin, and the service its worker uses once `setup` has run (for the UI data handlers and for inspection). */
 export interface MemplanePaperclipPlugin extends PaperclipPlugin {
-  /** The worker's memory service; undefined before `setup` and after `onShutdown`. */
-  service(): MemoryService | undefined;
+  /** The worker's memory service (hosted, or the `memplane serve` client); undefined before `setup` and after `onShutdown`. */
+  service(): PluginMemoryService | undefined;
+  /** The instance config `setup` read, for the UI data handlers (the inspector link). */
+  instanceConfig(): PaperclipPluginConfig | undefined;
 }
 
 /**
- * The memplane Paperclip plugin (worker side): hosts `@memplane/service` in the worker, binds each
+ * The memplane Paperclip plugin (worker side): hosts `@memplane/service` in the worker or talks to a
+ * `memplane serve` over `ctx.http`, binds each
  * company's memory from the instance config, maps Paperclip events to the plan's hooks and
  * registers the agent memory tools.
  */
 export function createMemplanePaperclipPlugin(options: MemplanePaperclipPluginOptions = {}): MemplanePaperclipPlugin {
-  let worker: { host: PaperclipWorkerHost; configs: ReturnType<typeof createCompanyConfigs> } | undefined;
+  let worker: { host: PaperclipWorkerHost; configs: ReturnType<typeof createCompanyConfigs>; instance: PaperclipPluginConfig } | undefined;
   const plugin = definePlugin({
     multiCompanyConfig: true,
     async setup(ctx) {
       const instance = parsePluginConfig(await ctx.config.get());
-      const service = await openPluginService(
-        instance.storage,
+      const service = await openPluginMemoryService(
+        instance,
         options.dataDirectory,
-        { resolveSecret: (secretId, companyId) => ctx.secrets.resolve({ type: 'secret_ref', secretId }, companyId === undefined ? {} : { companyId }) },
+        {
+          resolveSecret: (secretId, companyId) => ctx.secrets.resolve({ type: 'secret_ref', secretId }, companyId === undefined ? {} : { companyId }),
+          fetch: (url, init) => ctx.http.fetch(url, init),
+          log: ctx.logger,
+        },
         { recordCostEvent: createCostMirror(ctx), onBackgroundError: (error, task) => ctx.logger.error('memplane: background work failed', { task, error: messageOf(error) }), ...options.serviceSettings },
       );
       const configs = createCompanyConfigs(ctx, service);
       const host: PaperclipWorkerHost = { ctx, service, ledger: createCaptureLedger(ctx), company: configs.company };
-      worker = { host, configs };
+      worker = { host, configs, instance };
       ctx.events.on('agent.run.started', guarded(host, hydrateRun));
       ctx.events.on('issue.comment.created', guarded(host, captureComment));
       ctx.events.on('issue.document.created', guarded(host, captureDocument));
@@ -103,13 +111,12 @@ export function createMemplanePaperclipPlugin(options: MemplanePaperclipPluginOp
     },
     async onHealth() {
       if (worker === undefined) return { status: 'degraded', message: 'memplane: the worker has not started its memory service' };
-      const metrics = worker.host.service.metrics();
-      return { status: 'ok', details: { operations: metrics.operations, failedOperations: metrics.failedOperations, deniedOperations: metrics.deniedOperations } };
+      return worker.host.service.health();
     },
     async onShutdown() {
       await worker?.host.service.close();
       worker = undefined;
     },
   });
-  return { ...plugin, service: () => worker?.host.service };
+  return { ...plugin, service: () => worker?.host.service, instanceConfig: () => worker?.instance };
 }

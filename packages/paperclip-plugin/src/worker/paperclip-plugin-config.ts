@@ -1,5 +1,6 @@
 import { identifierSchema, parseInput } from '@memplane/core';
 import { z } from 'zod';
+import { inspectorUrlSchema, serviceLocationSchema } from './plugin-service-location';
 
 const bindingKeySchema = z.string().min(1).max(64);
 
@@ -38,11 +39,19 @@ const storageSchema = z.strictObject({
   postgres: z.strictObject({ connectionStringRef: z.string().min(1).max(512), schema: identifierSchema.optional() }).optional(),
 });
 
-/** The plugin's instance config: storage, and per company (keyed by company id) its memory config. */
-export const paperclipPluginConfigSchema = z.strictObject({
-  storage: storageSchema.optional(),
-  companies: z.record(identifierSchema, companyMemoryConfigSchema).default({}),
-});
+/** The plugin's instance config: where the service lives, storage, the inspector, and per company (keyed by company id) its memory config. */
+export const paperclipPluginConfigSchema = z
+  .strictObject({
+    service: serviceLocationSchema.optional(),
+    storage: storageSchema.optional(),
+    inspectorUrl: inspectorUrlSchema.optional(),
+    companies: z.record(identifierSchema, companyMemoryConfigSchema).default({}),
+  })
+  .superRefine((config, issues) => {
+    if (config.service?.mode === 'http' && config.storage !== undefined) {
+      issues.addIssue({ code: 'custom', path: ['storage'], message: 'applies only when the service runs in the worker; a memplane serve keeps its own storage' });
+    }
+  });
 
 /** A parsed instance config. */
 export type PaperclipPluginConfig = z.output<typeof paperclipPluginConfigSchema>;

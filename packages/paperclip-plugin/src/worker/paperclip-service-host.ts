@@ -10,7 +10,10 @@ import {
   type MemoryService,
   type MemoryServiceSettings,
 } from '@memplane/service';
+import { createHttpMemoryService, type HttpServiceLog } from '../http/memplane-http-service';
+import { createHttpTransport, type HostFetch } from '../http/memplane-http-transport';
 import type { PaperclipPluginConfig } from './paperclip-plugin-config';
+import { inWorkerMemoryService, type PluginMemoryService } from './plugin-memory-service';
 
 /** The SQLite file inside the plugin's data folder. */
 export const pluginSqliteFileName = 'memplane.db';
@@ -22,6 +25,35 @@ export const defaultPluginDataDirectory = (): string => join(homedir(), '.mempla
 export interface ServiceHostPorts {
   /** Resolves a Paperclip secret reference for a company (`ctx.secrets.resolve`). */
   resolveSecret(secretRef: string, companyId: string | undefined): Promise<string>;
+  /** The host's outbound HTTP (`ctx.http.fetch`), for a `memplane serve`. */
+  fetch: HostFetch;
+  /** Where the HTTP client logs what it cannot tell the server (never a token). */
+  log: HttpServiceLog;
+}
+
+/**
+ * Opens the worker's memory service where the instance config says: hosted in the worker
+ * (the default), or a `memplane serve` reached through `ctx.http` with a token read from a
+ * Paperclip secret. The URL was checked when the config was parsed (TLS unless loopback).
+ */
+export async function openPluginMemoryService(
+  config: PaperclipPluginConfig,
+  fallbackDataDirectory: string | undefined,
+  ports: ServiceHostPorts,
+  settings: Partial<MemoryServiceSettings>,
+): Promise<PluginMemoryService> {
+  const location = config.service;
+  if (location?.mode !== 'http') return inWorkerMemoryService(await openPluginService(config.storage, fallbackDataDirectory, ports, settings));
+  let token: string;
+  try {
+    token = await ports.resolveSecret(location.token.$secret.key, undefined);
+  } catch (cause) {
+    // The host's error may quote the reference; it never holds the value, which was not read.
+    throw new MemoryConfigurationError({ message: 'The memplane serve token (service.token) could not be resolved from Paperclip secrets', cause });
+  }
+  if (typeof token !== 'string' || token.trim() === '') throw new MemoryConfigurationError({ message: 'The memplane serve token (service.token) resolved to an empty value' });
+  const transport = createHttpTransport({ baseUrl: location.url, token: token.trim(), timeoutMs: location.timeoutMs, fetch: ports.fetch });
+  return createHttpMemoryService(transport, ports.log);
 }
 
 /**
@@ -32,7 +64,7 @@ export interface ServiceHostPorts {
 export async function openPluginService(
   storage: PaperclipPluginConfig['storage'],
   fallbackDataDirectory: string | undefined,
-  ports: ServiceHostPorts,
+  ports: Pick<ServiceHostPorts, 'resolveSecret'>,
   settings: Partial<MemoryServiceSettings>,
 ): Promise<MemoryService> {
   const dataDirectory = resolve(storage?.dataDirectory ?? fallbackDataDirectory ?? defaultPluginDataDirectory());

@@ -4,7 +4,7 @@ import type { MemoryAdapter } from '@memplane/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemplanePaperclipPlugin } from './memplane-paperclip-plugin';
 import { comment, company, createDownProvider, issue } from './test-support/paperclip-fixtures';
-import { startWorker, type StartedWorker } from './test-support/worker-harness';
+import { startWorker, workerModes, type StartedWorker } from './test-support/worker-harness';
 
 const markdownCompany = (hooks: Record<string, boolean> = {}) => ({ bindings: [{ key: 'default', providerId: 'markdown', hooks }], default: 'default' });
 const run = (companyId: string, agentId: string, runId: string) => ({ companyId, agentId, runId, projectId: `${companyId}-project` });
@@ -21,104 +21,118 @@ async function filesUnder(folder: string): Promise<string> {
   return texts.join('\n');
 }
 
-describe('two companies in one worker', () => {
-  it('never see each other: not through search, hydration, the log or the files', async () => {
-    worker = await startWorker({ companies: { acme: markdownCompany({ issueCommentCapture: true }), globex: markdownCompany() } });
-    const { harness } = worker;
-    harness.seed({
-      companies: [company('acme'), company('globex')],
-      issues: [issue('acme', 'a-1', 'Launch', 'Launch prep'), issue('globex', 'g-1', 'Bluebird launch', 'What is the Bluebird launch date?')],
-      issueComments: [comment('acme', 'a-1', 'a-c1', 'The Bluebird launch date is March 3.', { agentId: 'planner', runId: 'a-run' })],
+describe.each(workerModes)('with the service in %s mode', (mode) => {
+  describe('two companies in one worker', () => {
+    it('never see each other: not through search, hydration, the log or the files', async () => {
+      worker = await startWorker({ companies: { acme: markdownCompany({ issueCommentCapture: true }), globex: markdownCompany() } }, {}, undefined, mode);
+      const { harness } = worker;
+      harness.seed({
+        companies: [company('acme'), company('globex')],
+        issues: [issue('acme', 'a-1', 'Launch', 'Launch prep'), issue('globex', 'g-1', 'Bluebird launch', 'What is the Bluebird launch date?')],
+        issueComments: [comment('acme', 'a-1', 'a-c1', 'The Bluebird launch date is March 3.', { agentId: 'planner', runId: 'a-run' })],
+      });
+      await harness.executeTool('memory_note', { text: 'Bluebird is the secret launch codename.' }, run('acme', 'planner', 'a-run'));
+      await harness.emit('issue.comment.created', { commentId: 'a-c1', companyId: 'acme' }, { companyId: 'acme', entityId: 'a-1' });
+      expect((await harness.executeTool('memory_search', { query: 'Bluebird launch' }, run('acme', 'planner', 'a-run-2'))).content).toContain('Bluebird');
+
+      const search = await harness.executeTool('memory_search', { query: 'Bluebird launch codename', reach: 'company' }, run('globex', 'planner', 'g-run'));
+      expect(search.error).toBeUndefined();
+      expect(search.content).toBe('No memories matched.');
+      await harness.emit('agent.run.started', { runId: 'g-run-2', agentId: 'planner', issueId: 'g-1', companyId: 'globex' }, { companyId: 'globex' });
+      const cached = (await harness.ctx.state.get({ scopeKind: 'run', scopeId: 'g-run-2', namespace: 'memplane', stateKey: 'hydration' })) as { preamble: string };
+      expect(cached.preamble).toBe('');
+      expect(await harness.ctx.issues.documents.get('g-1', 'memplane-memory', 'globex')).toBeNull();
+
+      const globexOperations = await worker.operations('globex');
+      expect(globexOperations.length).toBeGreaterThan(0);
+      expect(globexOperations.every((entry) => entry.companyId === 'globex' && entry.scope.companyId === 'globex')).toBe(true);
+      expect(await filesUnder(join(worker.folder, 'markdown', 'acme'))).toContain('Bluebird');
+      expect(await filesUnder(join(worker.folder, 'markdown', 'globex'))).not.toContain('Bluebird');
     });
-    await harness.executeTool('memory_note', { text: 'Bluebird is the secret launch codename.' }, run('acme', 'planner', 'a-run'));
-    await harness.emit('issue.comment.created', { commentId: 'a-c1', companyId: 'acme' }, { companyId: 'acme', entityId: 'a-1' });
-    expect((await harness.executeTool('memory_search', { query: 'Bluebird launch' }, run('acme', 'planner', 'a-run-2'))).content).toContain('Bluebird');
 
-    const search = await harness.executeTool('memory_search', { query: 'Bluebird launch codename', reach: 'company' }, run('globex', 'planner', 'g-run'));
-    expect(search.error).toBeUndefined();
-    expect(search.content).toBe('No memories matched.');
-    await harness.emit('agent.run.started', { runId: 'g-run-2', agentId: 'planner', issueId: 'g-1', companyId: 'globex' }, { companyId: 'globex' });
-    const cached = (await harness.ctx.state.get({ scopeKind: 'run', scopeId: 'g-run-2', namespace: 'memplane', stateKey: 'hydration' })) as { preamble: string };
-    expect(cached.preamble).toBe('');
-    expect(await harness.ctx.issues.documents.get('g-1', 'memplane-memory', 'globex')).toBeNull();
+    it('refuses a tool call whose parameters name another company, logs the refusal in the caller company and writes nothing', async () => {
+      worker = await startWorker({ companies: { acme: markdownCompany(), globex: markdownCompany() } }, {}, undefined, mode);
+      const { harness } = worker;
+      harness.seed({ companies: [company('acme'), company('globex')] });
+      await harness.executeTool('memory_note', { text: 'Globex pricing is 40 per seat.' }, run('globex', 'seller', 'g-run'));
 
-    const globexOperations = await worker.operations('globex');
-    expect(globexOperations.length).toBeGreaterThan(0);
-    expect(globexOperations.every((entry) => entry.companyId === 'globex' && entry.scope.companyId === 'globex')).toBe(true);
-    expect(await filesUnder(join(worker.folder, 'markdown', 'acme'))).toContain('Bluebird');
-    expect(await filesUnder(join(worker.folder, 'markdown', 'globex'))).not.toContain('Bluebird');
+      const search = await harness.executeTool('memory_search', { query: 'pricing', companyId: 'globex' }, run('acme', 'spy', 'a-run'));
+      expect(search.error).toMatch(/^MEMORY_VALIDATION/);
+      expect(search.content).toBeUndefined();
+      const note = await harness.executeTool('memory_note', { text: 'planted', companyId: 'globex', agentId: 'seller' }, run('acme', 'spy', 'a-run'));
+      expect(note.error).toMatch(/^MEMORY_VALIDATION/);
+
+      const refused = (await worker.operations('acme', { runId: 'a-run' })).map((entry) => ({ operation: entry.operation, status: entry.status, fields: entry.details?.refusedFields }));
+      if (mode === 'worker') {
+        expect(refused).toEqual([
+          { operation: 'query', status: 'failed', fields: ['companyId'] },
+          { operation: 'record_upsert', status: 'failed', fields: expect.arrayContaining(['companyId', 'agentId']) },
+        ]);
+      } else {
+        // memplane serve has no route to log a call refused before it (asked of the server); the
+        // refused input never leaves the worker, whose log names the fields and never the values.
+        expect(refused).toEqual([]);
+        const warnings = harness.logs.filter((entry) => entry.message === 'memplane: a refused tool call could not be logged on memplane serve');
+        expect(warnings.map((entry) => entry.meta?.fields)).toEqual([['companyId'], expect.arrayContaining(['companyId', 'agentId'])]);
+        expect(JSON.stringify(harness.logs)).not.toContain('planted');
+      }
+      const globexWrites = (await worker.operations('globex')).filter((entry) => entry.operation === 'record_upsert');
+      expect(globexWrites).toHaveLength(1);
+      expect(await filesUnder(join(worker.folder, 'markdown', 'globex'))).not.toContain('planted');
+    });
   });
 
-  it('refuses a tool call whose parameters name another company, logs the refusal in the caller company and writes nothing', async () => {
-    worker = await startWorker({ companies: { acme: markdownCompany(), globex: markdownCompany() } });
-    const { harness } = worker;
-    harness.seed({ companies: [company('acme'), company('globex')] });
-    await harness.executeTool('memory_note', { text: 'Globex pricing is 40 per seat.' }, run('globex', 'seller', 'g-run'));
+  describe('a failing provider', () => {
+    it('is logged as failed operations without breaking the event handlers, and a redelivered capture tries again', async () => {
+      const down = createDownProvider();
+      worker = await startWorker(
+        { companies: { acme: { bindings: [{ key: 'down', providerId: 'down', hooks: { issueCommentCapture: true } }], default: 'down' } } },
+        { providers: [down.factory] },
+        undefined,
+        mode,
+      );
+      const { harness } = worker;
+      harness.seed({
+        companies: [company('acme')],
+        issues: [issue('acme', 'iss-1', 'Outage', 'The backend is down')],
+        issueComments: [comment('acme', 'iss-1', 'cmt-1', 'Keep this decision.', { agentId: 'planner', runId: 'run-1' })],
+      });
+      await expect(harness.emit('agent.run.started', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme' })).resolves.toBeUndefined();
+      await expect(harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-1' })).resolves.toBeUndefined();
+      const callsAfterFirst = down.calls();
+      await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-1' });
+      expect(down.calls()).toBeGreaterThan(callsAfterFirst);
 
-    const search = await harness.executeTool('memory_search', { query: 'pricing', companyId: 'globex' }, run('acme', 'spy', 'a-run'));
-    expect(search.error).toMatch(/^MEMORY_VALIDATION/);
-    expect(search.content).toBeUndefined();
-    const note = await harness.executeTool('memory_note', { text: 'planted', companyId: 'globex', agentId: 'seller' }, run('acme', 'spy', 'a-run'));
-    expect(note.error).toMatch(/^MEMORY_VALIDATION/);
+      const cached = (await harness.ctx.state.get({ scopeKind: 'run', scopeId: 'run-1', namespace: 'memplane', stateKey: 'hydration' })) as { preamble: string };
+      expect(cached.preamble).toBe('');
+      const search = await harness.executeTool('memory_search', { query: 'decision' }, run('acme', 'planner', 'run-1'));
+      expect(search.error).toMatch(/^MEMORY_API_CALL/);
 
-    const refused = (await worker.operations('acme', { runId: 'a-run' })).map((entry) => ({ operation: entry.operation, status: entry.status, fields: entry.details?.refusedFields }));
-    expect(refused).toEqual([
-      { operation: 'query', status: 'failed', fields: ['companyId'] },
-      { operation: 'record_upsert', status: 'failed', fields: expect.arrayContaining(['companyId', 'agentId']) },
-    ]);
-    const globexWrites = (await worker.operations('globex')).filter((entry) => entry.operation === 'record_upsert');
-    expect(globexWrites).toHaveLength(1);
-    expect(await filesUnder(join(worker.folder, 'markdown', 'globex'))).not.toContain('planted');
+      const operations = await worker.operations('acme');
+      expect(operations.map((entry) => [entry.operation, entry.hookKind ?? 'tool', entry.status, entry.errorCode])).toEqual([
+        ['query', 'pre_run_hydrate', 'failed', 'MEMORY_API_CALL'],
+        ['capture', 'issue_comment_capture', 'failed', 'MEMORY_API_CALL'],
+        ['capture', 'issue_comment_capture', 'failed', 'MEMORY_API_CALL'],
+        ['query', 'tool', 'failed', 'MEMORY_API_CALL'],
+      ]);
+      expect(harness.logs.filter((entry) => entry.level === 'error')).toEqual([]);
+    });
+
+    it('logs a config that cannot be applied instead of throwing at the host, and tries it again on the next event', async () => {
+      worker = await startWorker({ companies: { acme: { bindings: [{ key: 'x', providerId: 'not-installed' }], default: 'x' } } }, {}, undefined, mode);
+      const { harness } = worker;
+      harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'T', 'D')], issueComments: [comment('acme', 'iss-1', 'cmt-1', 'body', { userId: 'u' })] });
+      await expect(harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' })).resolves.toBeUndefined();
+      await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' });
+      const failures = harness.logs.filter((entry) => entry.level === 'error' && entry.message === 'memplane: event handler failed');
+      expect(failures).toHaveLength(2);
+      const tool = await harness.executeTool('memory_search', { query: 'x' }, run('acme', 'planner', 'r'));
+      expect(tool.error).toMatch(/^MEMORY_/);
+    });
   });
 });
 
-describe('a failing provider', () => {
-  it('is logged as failed operations without breaking the event handlers, and a redelivered capture tries again', async () => {
-    const down = createDownProvider();
-    worker = await startWorker(
-      { companies: { acme: { bindings: [{ key: 'down', providerId: 'down', hooks: { issueCommentCapture: true } }], default: 'down' } } },
-      { providers: [down.factory] },
-    );
-    const { harness } = worker;
-    harness.seed({
-      companies: [company('acme')],
-      issues: [issue('acme', 'iss-1', 'Outage', 'The backend is down')],
-      issueComments: [comment('acme', 'iss-1', 'cmt-1', 'Keep this decision.', { agentId: 'planner', runId: 'run-1' })],
-    });
-    await expect(harness.emit('agent.run.started', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme' })).resolves.toBeUndefined();
-    await expect(harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-1' })).resolves.toBeUndefined();
-    const callsAfterFirst = down.calls();
-    await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-1' });
-    expect(down.calls()).toBeGreaterThan(callsAfterFirst);
-
-    const cached = (await harness.ctx.state.get({ scopeKind: 'run', scopeId: 'run-1', namespace: 'memplane', stateKey: 'hydration' })) as { preamble: string };
-    expect(cached.preamble).toBe('');
-    const search = await harness.executeTool('memory_search', { query: 'decision' }, run('acme', 'planner', 'run-1'));
-    expect(search.error).toMatch(/^MEMORY_API_CALL/);
-
-    const operations = await worker.operations('acme');
-    expect(operations.map((entry) => [entry.operation, entry.hookKind ?? 'tool', entry.status, entry.errorCode])).toEqual([
-      ['query', 'pre_run_hydrate', 'failed', 'MEMORY_API_CALL'],
-      ['capture', 'issue_comment_capture', 'failed', 'MEMORY_API_CALL'],
-      ['capture', 'issue_comment_capture', 'failed', 'MEMORY_API_CALL'],
-      ['query', 'tool', 'failed', 'MEMORY_API_CALL'],
-    ]);
-    expect(harness.logs.filter((entry) => entry.level === 'error')).toEqual([]);
-  });
-
-  it('logs a config that cannot be applied instead of throwing at the host, and tries it again on the next event', async () => {
-    worker = await startWorker({ companies: { acme: { bindings: [{ key: 'x', providerId: 'not-installed' }], default: 'x' } } });
-    const { harness } = worker;
-    harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'T', 'D')], issueComments: [comment('acme', 'iss-1', 'cmt-1', 'body', { userId: 'u' })] });
-    await expect(harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' })).resolves.toBeUndefined();
-    await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' });
-    const failures = harness.logs.filter((entry) => entry.level === 'error' && entry.message === 'memplane: event handler failed');
-    expect(failures).toHaveLength(2);
-    const tool = await harness.executeTool('memory_search', { query: 'x' }, run('acme', 'planner', 'r'));
-    expect(tool.error).toMatch(/^MEMORY_/);
-  });
-});
-
+// Binding secrets resolve through Paperclip only when the service runs in the worker; a memplane serve resolves its own.
 describe('config and secrets', () => {
   it('validates the instance config with errors that name the field', async () => {
     const plugin = createMemplanePaperclipPlugin();

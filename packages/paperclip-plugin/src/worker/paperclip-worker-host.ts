@@ -1,7 +1,8 @@
-import type { MemoryCallContext, MemoryCaptureHookReport, MemoryService } from '@memplane/service';
+import type { MemoryCallContext, MemoryCaptureHookReport } from '@memplane/service';
 import type { PluginContext, PluginEvent } from '@paperclipai/plugin-sdk';
 import type { CaptureLedger } from './paperclip-capture-ledger';
 import type { CompanyMemoryConfig } from './paperclip-plugin-config';
+import type { PluginMemoryService } from './plugin-memory-service';
 
 /** The system component the worker acts as in the service's logs. */
 export const workerComponent = 'paperclip-plugin';
@@ -9,7 +10,8 @@ export const workerComponent = 'paperclip-plugin';
 /** What the event handlers and tools share inside one worker. */
 export interface PaperclipWorkerHost {
   ctx: PluginContext;
-  service: MemoryService;
+  /** The memory service: hosted in the worker, or `memplane serve` over HTTP. */
+  service: PluginMemoryService;
   ledger: CaptureLedger;
   /** The company's memory config, its bindings applied through the control plane (once per config). */
   company(companyId: string): Promise<CompanyMemoryConfig>;

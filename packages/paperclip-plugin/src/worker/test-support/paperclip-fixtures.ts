@@ -15,6 +15,7 @@ export const workerCapabilities = [
   'agent.tools.register',
   'secrets.read-ref',
   'metrics.write',
+  'http.outbound',
 ] as const;
 
 export const workerTestManifest: PaperclipPluginManifestV1 = {

@@ -1,43 +1,87 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MemoryOperationEntry, MemoryService, MemoryServiceSettings } from '@memplane/service';
+import { createMemoryService, createSqliteMemoryServiceStore, dataFolderCursorSecret, type MemoryOperationEntry, type MemoryService, type MemoryServiceSettings } from '@memplane/service';
+import { openServerTokenFile, startMemplaneServer, type RunningMemplaneServer, type ServerTokenFile } from '@memplane/server';
 import { createTestHarness, type TestHarness } from '@paperclipai/plugin-sdk/testing';
 import { createMemplanePaperclipPlugin, type MemplanePaperclipPlugin } from '../memplane-paperclip-plugin';
+import { pluginSqliteFileName } from '../paperclip-service-host';
 import { workerTestManifest } from './paperclip-fixtures';
+
+/** Where the worker's service lives in a test: hosted in the worker, or a real `memplane serve` on a loopback port. */
+export type WorkerMode = 'worker' | 'http';
+
+/** Both modes, for `describe.each`. */
+export const workerModes: WorkerMode[] = ['worker', 'http'];
+
+/** The Paperclip secret id the http-mode config names for the server token. */
+export const serverTokenSecretId = 'memplane-serve-token';
 
 /** A started worker in Paperclip's test harness, with its data folder. */
 export interface StartedWorker {
+  mode: WorkerMode;
   harness: TestHarness;
   plugin: MemplanePaperclipPlugin;
+  /** The service that holds the memory: the worker's own, or the one under the server. */
   service: MemoryService;
   folder: string;
+  /** The server and its tokens (http mode only). */
+  server?: { http: RunningMemplaneServer; tokens: ServerTokenFile; tokenId: string };
   /** The company's operations, oldest first, after the log is flushed. */
   operations(companyId: string, filter?: { runId?: string }): Promise<MemoryOperationEntry[]>;
   stop(): Promise<void>;
 }
 
+/** Stands a real `memplane serve` up on 127.0.0.1 (a free port) over a service in `folder`, with one operator token. */
+async function startServer(folder: string, settings: Partial<MemoryServiceSettings>) {
+  const service = await createMemoryService({
+    store: createSqliteMemoryServiceStore({ filename: join(folder, pluginSqliteFileName) }),
+    dataDirectory: folder,
+    cursorSecret: await dataFolderCursorSecret(folder),
+    ...settings,
+  });
+  const tokens = openServerTokenFile(join(folder, 'server-tokens.json'));
+  const issued = await tokens.issue({ role: 'operator', operatorId: 'paperclip' }, { label: 'paperclip plugin' });
+  const http = await startMemplaneServer({ service, verifyToken: (token) => tokens.verify(token), port: 0, rateLimit: false, inspectorDirectory: false });
+  return { service, tokens, http, token: issued.token, tokenId: issued.record.id };
+}
+
 /**
- * Starts the plugin in the SDK's test harness on a fresh data folder. `prepare` runs before `setup`
- * (to stand in for host services the harness fakes, such as `ctx.secrets`).
+ * Starts the plugin in the SDK's test harness on a fresh data folder. In `http` mode a real
+ * `memplane serve` runs in this process on a loopback port over that folder, with the service
+ * settings, and the plugin reaches it through `ctx.http` with an operator token read from a
+ * Paperclip secret. `prepare` runs before `setup` (to stand in for host services the harness
+ * fakes, such as `ctx.secrets`).
  */
 export async function startWorker(
   config: Record<string, unknown>,
   serviceSettings: Partial<MemoryServiceSettings> = {},
   prepare: (harness: TestHarness, folder: string) => void = () => undefined,
+  mode: WorkerMode = 'worker',
 ): Promise<StartedWorker> {
   const folder = await mkdtemp(join(tmpdir(), 'memplane-paperclip-worker-'));
-  const harness = createTestHarness({ manifest: workerTestManifest, config });
+  const server = mode === 'http' ? await startServer(folder, serviceSettings) : undefined;
+  const pluginConfig = server === undefined ? config : { ...config, service: { mode: 'http', url: server.http.url, token: { $secret: { key: serverTokenSecretId } } } };
+  const harness = createTestHarness({ manifest: workerTestManifest, config: pluginConfig });
+  if (server !== undefined) {
+    const resolve = harness.ctx.secrets.resolve.bind(harness.ctx.secrets);
+    harness.ctx.secrets.resolve = async (reference, options) =>
+      (reference as unknown as { secretId?: string }).secretId === serverTokenSecretId ? server.token : resolve(reference, options);
+  }
   prepare(harness, folder);
   const plugin = createMemplanePaperclipPlugin({ dataDirectory: folder, serviceSettings });
   await plugin.definition.setup(harness.ctx);
-  const service = plugin.service();
-  if (service === undefined) throw new TypeError('the worker did not open its service');
+  const used = plugin.service();
+  if (used === undefined) throw new TypeError('the worker did not open its service');
+  const service = server?.service ?? (used as { hosted?: MemoryService }).hosted;
+  if (service === undefined) throw new TypeError('the worker service is neither hosted nor served');
   return {
+    mode,
     harness,
     plugin,
     service,
     folder,
+    ...(server === undefined ? {} : { server: { http: server.http, tokens: server.tokens, tokenId: server.tokenId } }),
     async operations(companyId, filter = {}) {
       await service.flush();
       const page = await service.explorer({ actor: { kind: 'system', component: 'test' }, companyId }).listOperations({ ...filter, limit: 200 });
@@ -45,6 +89,10 @@ export async function startWorker(
     },
     async stop() {
       await plugin.definition.onShutdown?.();
+      if (server !== undefined) {
+        await server.http.close();
+        await server.service.close();
+      }
       await rm(folder, { recursive: true, force: true });
     },
   };

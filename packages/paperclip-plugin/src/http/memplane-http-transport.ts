@@ -1,0 +1,132 @@
+import { MemoryApiCallError, MemoryInvalidResponseError, MemoryTimeoutError } from '@memplane/core';
+import type { MemoryCallContext } from '@memplane/service';
+import type { z } from 'zod';
+import { problemError } from './memplane-problem-errors';
+
+/** How the worker reaches the host's outbound HTTP (`ctx.http.fetch`). */
+export type HostFetch = (url: string, init?: RequestInit) => Promise<Response>;
+
+/** What the HTTP client needs: a checked base URL, the resolved token, the deadline, the host's fetch. */
+export interface HttpTransportSettings {
+  /** The server's base URL, already checked (`serverUrlRefusal`). */
+  baseUrl: string;
+  /** The bearer token, resolved from its secret reference. Never logged, never put in an error. */
+  token: string;
+  /** The deadline of one call, in milliseconds. */
+  timeoutMs: number;
+  /** `ctx.http.fetch`. */
+  fetch: HostFetch;
+}
+
+/** One call to the server. */
+export interface HttpCall {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The path under the base URL, such as `/v1/session`. */
+  path: string;
+  /** Query parameters; an array is sent as the key repeated. */
+  query?: Record<string, string | number | readonly string[] | undefined>;
+  body?: unknown;
+  /** The caller's context: run, cost event, attribution mode and client label travel as headers. */
+  context?: MemoryCallContext;
+  /** What the call does, for errors (`memory.query`). */
+  operation: string;
+  /** The company the call is for, for access-denied errors. */
+  companyId?: string;
+}
+
+/** The largest response the worker reads (a page of operations is far smaller). */
+const maxResponseCharacters = 8 * 1024 * 1024;
+
+/** The HTTP transport of the `memplane serve` client. */
+export interface HttpTransport {
+  /** Sends a call and returns the JSON body checked against `schema` (undefined for 204). */
+  call<Schema extends z.ZodType>(call: HttpCall, schema: Schema): Promise<z.output<Schema>>;
+  /** The origin of the server, for messages (no path, no credentials). */
+  readonly origin: string;
+}
+
+function headersOf(token: string, call: HttpCall): Record<string, string> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, application/problem+json' };
+  if (call.body !== undefined) headers['content-type'] = 'application/json';
+  const context = call.context;
+  if (context?.heartbeatRunId !== undefined) headers['memplane-run-id'] = context.heartbeatRunId;
+  if (context?.costEventId !== undefined) headers['memplane-cost-event-id'] = context.costEventId;
+  if (context?.attributionMode !== undefined) headers['memplane-attribution-mode'] = context.attributionMode;
+  headers['memplane-client'] = context?.client?.name ?? 'paperclip-plugin';
+  return headers;
+}
+
+function urlOf(baseUrl: string, call: HttpCall): string {
+  const url = new URL(baseUrl.replace(/\/+$/, '') + call.path);
+  for (const [name, value] of Object.entries(call.query ?? {})) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(one));
+  }
+  return url.toString();
+}
+
+/**
+ * Creates the transport. Every failure is a `MemoryError`: a server that cannot be reached
+ * (`MEMORY_API_CALL`, retryable), one that does not answer in time (`MEMORY_TIMEOUT`), a
+ * problem-details answer (mapped back to its code's class), and an answer that is not the JSON
+ * the route promises (`MEMORY_INVALID_RESPONSE`). The token is sent in the `Authorization`
+ * header only and is cut out of any text the server sends back before it reaches an error.
+ */
+export function createHttpTransport(settings: HttpTransportSettings): HttpTransport {
+  const origin = new URL(settings.baseUrl).origin;
+  const scrub = (text: string) => (settings.token === '' ? text : text.split(settings.token).join('[token]'));
+
+  async function send(call: HttpCall): Promise<Response> {
+    const url = urlOf(settings.baseUrl, call);
+    // The host proxies ctx.http.fetch over JSON-RPC and drops an AbortSignal, so the deadline is kept here.
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new MemoryTimeoutError({ timeoutMs: settings.timeoutMs, operation: `${call.operation} on memplane serve` }));
+      }, settings.timeoutMs);
+    });
+    try {
+      const init: RequestInit = { method: call.method, headers: headersOf(settings.token, call), redirect: 'manual', signal: controller.signal };
+      if (call.body !== undefined) init.body = JSON.stringify(call.body);
+      return await Promise.race([settings.fetch(url, init), deadline]);
+    } catch (error) {
+      if (MemoryTimeoutError.isInstance(error)) throw error;
+      const reason = error instanceof Error ? scrub(error.message) : 'unknown error';
+      throw new MemoryApiCallError({ message: `memplane serve at ${origin} could not be reached (${call.operation}): ${reason}`, url: `${origin}${call.path}`, isRetryable: true });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function bodyOf(response: Response, call: HttpCall): Promise<{ text: string; json: unknown }> {
+    const text = await response.text();
+    if (text.length > maxResponseCharacters) {
+      throw new MemoryInvalidResponseError({ message: `memplane serve answered ${call.operation} with more than ${maxResponseCharacters} characters` });
+    }
+    if (text === '') return { text, json: undefined };
+    try {
+      return { text, json: JSON.parse(text) as unknown };
+    } catch {
+      return { text, json: undefined };
+    }
+  }
+
+  return {
+    origin,
+    async call(call, schema) {
+      const response = await send(call);
+      const { text, json } = await bodyOf(response, call);
+      if (response.status >= 300) {
+        throw problemError({ status: response.status, body: json, text: scrub(text.slice(0, 500)), retryAfter: response.headers.get('retry-after'), call, origin });
+      }
+      const parsed = schema.safeParse(response.status === 204 ? undefined : json);
+      if (!parsed.success) {
+        const field = parsed.error.issues[0]?.path.join('.') ?? '';
+        throw new MemoryInvalidResponseError({ message: `memplane serve answered ${call.operation} with a body that is not what the route returns (${field === '' ? 'the body' : field})`, field });
+      }
+      return parsed.data;
+    },
+  };
+}
