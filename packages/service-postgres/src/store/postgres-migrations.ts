@@ -294,6 +294,21 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'an index on the operation log for every explorer filter',
+    sql: `
+      -- One (company, column, position) index per filter the explorer offers, so the first page of
+      -- any filter reads its matches newest first (an index scan backward) instead of scanning the
+      -- company's log for them. Partial where the column is often empty: no write there then.
+      -- Built inside the migration's transaction: appends wait while an existing log is indexed.
+      CREATE INDEX memory_operations_binding ON {schema}.memory_operations (company_id, binding_id, position) WHERE binding_id IS NOT NULL;
+      CREATE INDEX memory_operations_project ON {schema}.memory_operations (company_id, project_id, position) WHERE project_id IS NOT NULL;
+      CREATE INDEX memory_operations_source_kind ON {schema}.memory_operations (company_id, source_kind, position) WHERE source_kind IS NOT NULL;
+      CREATE INDEX memory_operations_operation ON {schema}.memory_operations (company_id, operation, position);
+      CREATE INDEX memory_operations_status ON {schema}.memory_operations (company_id, status, position);
+    `,
+  },
 ];
 
 /** Quotes an identifier for SQL. The store only accepts schema names that need no escaping, but quoting keeps case. */

@@ -6,6 +6,7 @@ import { jsonAsTextCodec, type StoreColumn } from '../support/store-row-codec';
 import { countOperationsSql, deliveryFilterQuery, equalityQuery, jobFilterQuery, operationFilterQuery, sqliteDialect } from '../support/store-filters';
 import type { SqliteConnection } from './sqlite-connection';
 import { narrowToHours, recordOperationHours } from './sqlite-operation-hours';
+import { listSqliteOperations } from './sqlite-operation-pages';
 
 type Row = Record<string, unknown>;
 
@@ -56,7 +57,7 @@ export function createSqliteLogMethods(connection: SqliteConnection): MemoryStor
     },
 
     async listOperations(filter, request) {
-      return page(narrowToHours(connection, operationFilterQuery(sqliteDialect, filter), filter), request, toOperation);
+      return listSqliteOperations(connection, filter, request, toOperation);
     },
 
     async getOperation(companyId, operationId) {

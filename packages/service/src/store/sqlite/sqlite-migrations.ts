@@ -282,6 +282,20 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 5,
+    name: 'an index on the operation log for every explorer filter',
+    sql: `
+      -- One (company, column, position) index per filter the explorer offers, so the first page of
+      -- any filter reads its matches newest first instead of scanning the company's log for them.
+      -- Partial where the column is often empty: an entry without it costs no write there.
+      CREATE INDEX memory_operations_binding ON memory_operations (company_id, binding_id, position) WHERE binding_id IS NOT NULL;
+      CREATE INDEX memory_operations_project ON memory_operations (company_id, project_id, position) WHERE project_id IS NOT NULL;
+      CREATE INDEX memory_operations_source_kind ON memory_operations (company_id, source_kind, position) WHERE source_kind IS NOT NULL;
+      CREATE INDEX memory_operations_operation ON memory_operations (company_id, operation, position);
+      CREATE INDEX memory_operations_status ON memory_operations (company_id, status, position);
+    `,
+  },
 ];
 
 /**
