@@ -1,0 +1,106 @@
+import type { JsonValue } from '@memplane/core';
+import type { ItemEvidence, ItemKind, ItemPatch, ItemRow, ItemStatus, PiiRisk } from '../engine-store-rows';
+import type { SqlDialect } from './sql-dialect';
+import { quoteIdentifier } from './sql-dialect';
+import { readScope } from './sql-scope-clause';
+
+/** The engine columns of `items` after the scope columns, in insert order. */
+export const itemColumns = [
+  'id', 'text', 'summary', 'kind', 'status', 'pii_risk', 'confidence', 'stability', 'version', 'evidence', 'category_keys', 'metadata',
+  'text_hash', 'lexical_tokens', 'token_count', 'use_count', 'last_used_at', 'expires_at', 'merged_into', 'embedding_model', 'scope_schema_hash', 'taxonomy_version',
+  'pipeline_revision', 'created_at', 'updated_at',
+] as const;
+
+const nullable = (value: unknown) => (value === undefined ? null : value);
+
+/** The parameters of one item, scope first, in `itemColumns` order. */
+export function itemParams(dialect: SqlDialect, fields: readonly string[], item: ItemRow): unknown[] {
+  return [
+    ...fields.map((field) => item.scope[field]),
+    item.id, item.text, nullable(item.summary), item.kind, item.status, item.piiRisk, item.confidence, item.stability, item.version,
+    dialect.writeJson(item.evidence), dialect.writeJson(item.categoryKeys), dialect.writeJson(item.metadata), item.textHash,
+    dialect.writeJson(item.lexicalTokens), item.lexicalTokens.length, item.useCount, nullable(item.lastUsedAt), nullable(item.expiresAt),
+    nullable(item.mergedInto), nullable(item.embeddingModel), item.scopeSchemaHash, item.taxonomyVersion, item.pipelineRevision,
+    item.createdAt, item.updatedAt,
+  ];
+}
+
+/** Each distinct token of an item with how often it occurs (BM25 term frequency). */
+export function termFrequencies(tokens: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+  return counts;
+}
+
+const optional = <T>(value: unknown): T | undefined => (value === null || value === undefined ? undefined : (value as T));
+
+/** An item as stored, read back. */
+export function readItem(dialect: SqlDialect, fields: readonly string[], row: Record<string, unknown>): ItemRow {
+  return {
+    id: String(row.id),
+    scope: readScope(fields, row),
+    text: String(row.text),
+    summary: optional<string>(row.summary),
+    kind: row.kind as ItemKind,
+    status: row.status as ItemStatus,
+    piiRisk: Number(row.pii_risk) as PiiRisk,
+    confidence: Number(row.confidence),
+    stability: Number(row.stability),
+    version: Number(row.version),
+    evidence: dialect.readJson<ItemEvidence[]>(row.evidence),
+    categoryKeys: dialect.readJson<string[]>(row.category_keys),
+    metadata: dialect.readJson<Record<string, JsonValue>>(row.metadata),
+    textHash: String(row.text_hash),
+    lexicalTokens: dialect.readJson<string[]>(row.lexical_tokens),
+    useCount: Number(row.use_count),
+    lastUsedAt: optional<string>(row.last_used_at),
+    expiresAt: optional<string>(row.expires_at),
+    mergedInto: optional<string>(row.merged_into),
+    embeddingModel: optional<string>(row.embedding_model),
+    scopeSchemaHash: String(row.scope_schema_hash),
+    taxonomyVersion: String(row.taxonomy_version),
+    pipelineRevision: Number(row.pipeline_revision),
+    createdAt: String(row.created_at),
+    updatedAt: String(row.updated_at),
+  };
+}
+
+const patchColumns: Record<keyof ItemPatch, { column: string; json?: boolean }> = {
+  text: { column: 'text' },
+  summary: { column: 'summary' },
+  kind: { column: 'kind' },
+  status: { column: 'status' },
+  piiRisk: { column: 'pii_risk' },
+  confidence: { column: 'confidence' },
+  stability: { column: 'stability' },
+  evidence: { column: 'evidence', json: true },
+  categoryKeys: { column: 'category_keys', json: true },
+  metadata: { column: 'metadata', json: true },
+  textHash: { column: 'text_hash' },
+  lexicalTokens: { column: 'lexical_tokens', json: true },
+  expiresAt: { column: 'expires_at' },
+  mergedInto: { column: 'merged_into' },
+  embeddingModel: { column: 'embedding_model' },
+  taxonomyVersion: { column: 'taxonomy_version' },
+  pipelineRevision: { column: 'pipeline_revision' },
+  updatedAt: { column: 'updated_at' },
+};
+
+/** The SET list of an item update. A key present with `undefined` clears an optional column. */
+export function itemPatchSet(dialect: SqlDialect, patch: ItemPatch): { sql: string; params: unknown[] } {
+  const sets: string[] = [];
+  const params: unknown[] = [];
+  for (const key of Object.keys(patch) as Array<keyof ItemPatch>) {
+    const spec = patchColumns[key];
+    if (spec === undefined) continue;
+    const value = patch[key];
+    sets.push(`${quoteIdentifier(spec.column)} = ?`);
+    params.push(value === undefined ? null : spec.json === true ? dialect.writeJson(value) : value);
+  }
+  if (patch.lexicalTokens !== undefined) {
+    sets.push(`${quoteIdentifier('token_count')} = ?`);
+    params.push(patch.lexicalTokens.length);
+  }
+  sets.push(`${quoteIdentifier('version')} = ${quoteIdentifier('version')} + 1`);
+  return { sql: sets.join(', '), params };
+}
