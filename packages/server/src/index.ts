@@ -17,3 +17,4 @@ export type { ServerCall, ServerReply, ServerRoute, ServerRouteTag } from './ser
 export type { OpenApiDocument } from './server-openapi';
 export { defaultInspectorDirectory } from './server-static';
 export { VERSION } from './version';
+export { createServeCommand, serveCommand, type ServeCommand, type ServeCommandHooks, type ServeCommandOutput } from './serve-command';

@@ -17,7 +17,7 @@ import { guardJobs, withholdUnplacedJobText } from './result-scope-guard';
 import { runOperation, type MemoryOperationReceipt } from './run-operation';
 import { checkProviderResult } from './provider-results';
 import { actingAgentOf } from './agent-identity';
-import { companyOfCall } from './call-context';
+import { authorizeCompany } from '../policy/authorize-company';
 import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
 import * as requests from './runtime-requests';
 
@@ -147,7 +147,9 @@ export function createJobOperations(internals: ServiceInternals, context: Memory
       if (valid.bindingKey !== undefined) {
         bindingKeys = [valid.bindingKey];
       } else {
-        const companyId = companyOfCall(context, 'refreshExtractionJobs');
+        // The policy first: reading the company's pending jobs before it would tell a caller the
+        // policy refuses whether that company has any (an empty 200 against a 403).
+        const companyId = await authorizeCompany(internals.authorize, context, 'refreshExtractionJobs');
         const pending = await internals.store.listExtractionJobs({ companyId, statuses: [...pendingStatuses] }, { limit: 500 });
         bindingKeys = [...new Set(pending.items.map((job) => job.bindingKey))].sort();
       }
