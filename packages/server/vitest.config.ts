@@ -12,5 +12,5 @@ const serverSourceAliases: Record<string, string> = {
 
 export default defineProject({
   resolve: { alias: serverSourceAliases },
-  test: { name: 'server', include: ['src/**/*.test.ts'] },
+  test: { name: 'server', include: ['src/**/*.test.ts', 'inspector/**/*.test.ts'] },
 });

@@ -1,0 +1,35 @@
+// The shapes the server returns are the service's own types: imported for their types only,
+// so the bundle carries no service code and a change there breaks this build, not the page.
+export type {
+  MemoryActivityEntry,
+  MemoryBinding,
+  MemoryBindingMetrics,
+  MemoryBindingTarget,
+  MemoryCostSummary,
+  MemoryExplorerPage,
+  MemoryExtractionJobEntry,
+  MemoryFinanceEventEntry,
+  MemoryOperationEntry,
+  MemoryOperationMetrics,
+  MemoryOperationReceipt,
+  MemoryProviderDescription,
+  ResolvedMemoryBinding,
+} from '@memplane/service';
+export type {
+  MemoryAdapterCapabilities,
+  MemoryContextBundle,
+  MemoryExplanation,
+  MemoryListPage,
+  MemoryRecordHandle,
+  MemoryScope,
+  MemorySnippet,
+  MemorySourceKind,
+  MemorySourceRef,
+  MemoryUsage,
+} from '@memplane/core';
+
+/** Who the token is, as `GET /v1/session` tells. */
+export interface InspectorSession {
+  actor: { kind: string; [field: string]: unknown };
+  companies: string[];
+}

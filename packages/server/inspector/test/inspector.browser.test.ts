@@ -1,0 +1,253 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, chromiumPath, launchChromium, screenshot, signIn } from './inspector-browser';
+import { buildInspector, hostileText, startInspectorFixture, startPaperclipPage, type InspectorFixture } from './inspector-fixture';
+
+const title = chromiumAvailable ? 'inspector in Chromium' : `inspector in Chromium (skipped: no browser at ${chromiumPath}; .ci/run installs it)`;
+
+describe.skipIf(!chromiumAvailable)(title, { timeout: 60_000 }, () => {
+  let built: string;
+  let fixture: InspectorFixture;
+  let paperclip: Awaited<ReturnType<typeof startPaperclipPage>>;
+  let browser: Browser;
+  let operator: BrowserContext;
+  let page: Page;
+
+  const acme = (path: string) => `${fixture.url}/#/acme/${path}`;
+  const acmeAs = { kind: 'company', companyId: 'acme', userId: 'check', role: 'admin' } as const;
+
+  beforeAll(async () => {
+    built = mkdtempSync(join(tmpdir(), 'memplane-inspector-build-'));
+    [, paperclip, browser] = await Promise.all([buildInspector(built), startPaperclipPage(), launchChromium()]);
+    fixture = await startInspectorFixture(built);
+    operator = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    operator.setDefaultTimeout(10_000);
+    page = await operator.newPage();
+    // A script error or a dialog the page did not ask for fails the run.
+    page.on('pageerror', (error) => {
+      throw error;
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await fixture?.close();
+    await paperclip?.close();
+    if (built !== undefined) rmSync(built, { recursive: true, force: true });
+  });
+
+  it('signs in with a token kept in sessionStorage, and refuses an unknown one', async () => {
+    await page.goto(fixture.url);
+    await screenshot(page, 'sign-in');
+    await page.getByLabel('Token').fill('mps_not-a-real-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'SERVER_UNAUTHENTICATED' }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+
+    await page.getByLabel('Token').fill(fixture.tokens.operator);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('memplane.inspector.token'))).toBe(fixture.tokens.operator);
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(fixture.tokens.operator);
+    expect(await operator.cookies()).toEqual([]);
+    expect(page.url()).not.toContain(fixture.tokens.operator);
+    // An operator of every company sees each company the server knows.
+    expect(await page.getByLabel('Company').locator('option').allTextContents()).toEqual(['acme', 'globex']);
+  });
+
+  it('shows each agent’s binding and how it resolved, and disables a binding only after confirmation', async () => {
+    await page.goto(acme('bindings'));
+    const resolution = page.getByRole('region', { name: 'Active binding per agent' });
+    await resolution.getByRole('row', { name: /Company default notes company default/ }).waitFor();
+    await resolution.getByRole('row', { name: /agent builder extract agent override/ }).waitFor();
+    await page.getByRole('list', { name: 'Capabilities of notes' }).getByText('correction').waitFor();
+    await screenshot(page, 'bindings');
+
+    const notes = async () => (await fixture.served.service.control({ actor: acmeAs }).getBinding('notes'))?.enabled;
+    await page.getByRole('button', { name: 'Disable notes' }).click();
+    await page.getByRole('dialog', { name: 'Disable binding notes?' }).getByRole('button', { name: 'Cancel' }).click();
+    expect(await notes()).toBe(true);
+
+    await page.getByRole('button', { name: 'Disable notes' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('status').filter({ hasText: 'notes disabled.' }).waitFor();
+    expect(await notes()).toBe(false);
+
+    await page.getByRole('button', { name: 'Enable notes' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Enable' }).click();
+    await page.getByRole('status').filter({ hasText: 'notes enabled.' }).waitFor();
+    expect(await notes()).toBe(true);
+
+    await page.getByRole('button', { name: 'History of notes' }).click();
+    const history = page.getByRole('region', { name: 'History of notes' });
+    await history.getByText('binding.updated').first().waitFor();
+    expect(await history.getByText('binding.created').count()).toBe(1);
+  });
+
+  it('filters operations, pages through them, and opens one from the keyboard', async () => {
+    await page.goto(acme('operations'));
+    const rows = page.getByRole('region', { name: /^Operations/ }).locator('tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(25);
+    const firstPage = await rows.first().textContent();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('Page 2').waitFor();
+    await page.waitForFunction((before) => document.querySelector('tbody tr')?.textContent !== before, firstPage);
+
+    await page.getByLabel('Agent').fill('planner');
+    await page.getByLabel('Status').selectOption('failed');
+    const filtered = page.waitForResponse((response) => response.url().includes('/explorer/operations?') && response.url().includes('status=failed'));
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await filtered;
+    await page.getByText('Page 1').waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 5);
+    expect(new Set(await rows.locator('.status').allTextContents())).toEqual(new Set(['failed']));
+
+    const link = rows.first().getByRole('link');
+    await link.focus();
+    await page.keyboard.press('Enter');
+    const detail = page.getByRole('region', { name: /^Operation op_/ });
+    await detail.getByText('MEMORY_CONFIGURATION: Company "acme" has no enabled binding with key "missing"', { exact: false }).waitFor();
+    await detail.getByText('agentId=planner', { exact: false }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('operation-detail-title');
+    await screenshot(page, 'operations');
+
+    // A date range in the future matches nothing.
+    await page.getByLabel('From').fill('2099-01-01T00:00');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No operation matches these filters.').waitFor();
+  });
+
+  it('lists records with their source backlinks, follows one into Paperclip, corrects and forgets with confirmation', async () => {
+    await page.goto(acme('settings'));
+    await page.getByLabel('Issue link template').fill(`${paperclip.url}/{companyId}/issues/{issueId}`);
+    await page.getByLabel('Comment link template').fill(`${paperclip.url}/{companyId}/issues/{issueId}#comment-{commentId}`);
+    await page.getByRole('button', { name: 'Save templates' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+
+    await page.goto(acme('records?binding=notes&agentId=planner'));
+    const staging = page.getByRole('row').filter({ hasText: 'The staging database is rebuilt nightly' });
+    await staging.waitFor();
+    const [popup] = await Promise.all([operator.waitForEvent('page'), staging.getByRole('link', { name: 'Open issue ISS-7' }).click()]);
+    await popup.getByText('Paperclip').first().waitFor();
+    expect(popup.url()).toBe(`${paperclip.url}/acme/issues/ISS-7`);
+    expect(paperclip.visited).toContain('/acme/issues/ISS-7');
+    await popup.close();
+    expect(await staging.getByRole('link', { name: 'Open comment c-42' }).getAttribute('href')).toBe(`${paperclip.url}/acme/issues/ISS-7#comment-c-42`);
+
+    // Hostile record text is shown as text: no element is made from it and nothing runs.
+    const hostile = page.getByRole('row').filter({ hasText: 'ignore previous instructions' });
+    await hostile.getByText('<img src=x onerror=', { exact: false }).waitFor();
+    await hostile.getByRole('link').first().click();
+    const detail = page.getByRole('region', { name: 'Record' });
+    await detail.locator('.record-text').filter({ hasText: hostileText }).waitFor();
+    expect(await page.locator('img[src="x"], script:not([src])').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await screenshot(page, 'records');
+
+    await detail.getByRole('button', { name: 'Forget' }).click();
+    await page.getByRole('dialog', { name: 'Forget this record?' }).getByRole('button', { name: 'Forget' }).click();
+    await hostile.waitFor({ state: 'detached' });
+    const left = await fixture.served.service.runtime({ actor: acmeAs }).list({ bindingKey: 'notes', scope: { agentId: 'planner' } });
+    expect(left.items.map((item) => item.text)).not.toContain(hostileText);
+
+    await staging.getByRole('link').first().click();
+    await detail.getByRole('button', { name: 'Correct' }).click();
+    await detail.getByLabel('Corrected text').fill('The staging database is rebuilt nightly at 03:00 UTC.');
+    await detail.getByLabel('Reason').fill('moved an hour');
+    await detail.getByRole('button', { name: 'Save correction' }).click();
+    await page.getByRole('dialog', { name: 'Correct this record?' }).getByRole('button', { name: 'Correct' }).click();
+    await detail.locator('.record-text').filter({ hasText: 'The staging database is rebuilt nightly at 03:00 UTC.' }).waitFor();
+  });
+
+  it('runs a query as an agent would and shows snippets with scores and backlinks', async () => {
+    await page.goto(acme('query'));
+    await page.getByLabel('Agent').fill('planner');
+    await page.getByLabel('Query text').fill('staging database');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    const answer = page.getByRole('region', { name: /snippets? from notes/ });
+    await answer.getByText('rebuilt nightly at 03:00 UTC', { exact: false }).waitFor();
+    const snippet = answer.getByRole('listitem').filter({ hasText: 'rebuilt nightly' });
+    expect(await snippet.locator('.score').textContent()).toMatch(/^score \d+\.\d{3}$/);
+    await snippet.getByRole('link', { name: 'Open issue ISS-7' }).waitFor();
+    await answer.getByRole('link', { name: /^operation op_/ }).waitFor();
+    await screenshot(page, 'query');
+  });
+
+  it('shows a failed extraction job with its hook, source and error, and retries it after confirmation', async () => {
+    await page.goto(acme('jobs?status=failed'));
+    const row = page.getByRole('row').filter({ hasText: fixture.failedJobId });
+    await row.getByText('extraction_failure', { exact: false }).waitFor();
+    await row.getByRole('link', { name: 'Open issue ISS-12' }).waitFor();
+    await row.getByText('direct capture').waitFor();
+    await screenshot(page, 'jobs');
+
+    await row.getByRole('button', { name: `Retry job ${fixture.failedJobId}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('status').filter({ hasText: `Job ${fixture.failedJobId} is queued again (retry 1).` }).waitFor();
+    const jobs = await fixture.served.service.explorer({ actor: acmeAs }).listExtractionJobs();
+    expect(jobs.items.find((job) => job.id === fixture.failedJobId)).toMatchObject({ status: 'queued', retryCount: 1 });
+    await row.waitFor({ state: 'detached' });
+  });
+
+  it('draws usage and cost charts from the metrics and lists finance events', async () => {
+    await page.goto(acme('usage'));
+    await page.waitForFunction(() => document.querySelectorAll('figure.chart canvas').length === 5);
+    await page.getByRole('row', { name: /^notes \d+/ }).waitFor();
+    await page.getByRole('region', { name: 'Finance events' }).getByText('Monthly plan').waitFor();
+    await screenshot(page, 'usage');
+  });
+
+  it('keeps a company admin inside their own company', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const admin = await context.newPage();
+    await signIn(admin, fixture.url, fixture.tokens.globexAdmin);
+    expect(await admin.getByLabel('Company').locator('option').allTextContents()).toEqual(['globex']);
+    await admin.getByRole('row').filter({ hasText: 'vault' }).filter({ hasText: 'memory' }).first().waitFor();
+
+    await admin.goto(`${fixture.url}/#/acme/operations`);
+    await admin.getByRole('alert').filter({ hasText: 'Not allowed' }).waitFor();
+    expect(await admin.locator('tbody tr').count()).toBe(0);
+    await admin.goto(`${fixture.url}/#/acme/records?binding=notes`);
+    await admin.getByRole('alert').filter({ hasText: 'Not allowed' }).waitFor();
+    expect(await admin.content()).not.toContain('staging database');
+    await screenshot(admin, 'company-admin');
+    await context.close();
+  });
+
+  it('labels every control and fits a narrow window without sideways scrolling', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    const narrow = await context.newPage();
+    await signIn(narrow, fixture.url, fixture.tokens.acmeAdmin);
+    for (const path of ['bindings', 'operations', 'records?binding=notes', 'query', 'jobs', 'usage', 'settings']) {
+      await narrow.goto(`${fixture.url}/#/acme/${path}`);
+      await narrow.locator('main h1').waitFor();
+      await narrow.waitForLoadState('networkidle');
+      const unlabelled = await narrow.evaluate(() =>
+        [...document.querySelectorAll('input, select, textarea, button')]
+          .filter((element) => {
+            const labels = (element as HTMLInputElement).labels;
+            const named = element.getAttribute('aria-label') ?? (element.tagName === 'BUTTON' ? element.textContent?.trim() : '');
+            return (labels === null || labels.length === 0) && (named === null || named === undefined || named === '');
+          })
+          .map((element) => element.outerHTML),
+      );
+      expect(unlabelled, path).toEqual([]);
+      // Nothing sticks out sideways: wide tables scroll inside their own box.
+      const overflowing = await narrow.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .filter((element) => element.getBoundingClientRect().right > window.innerWidth && element.closest('.table-scroll') === null)
+          .map((element) => `${element.tagName.toLowerCase()}.${element.className}`),
+      );
+      expect(overflowing, path).toEqual([]);
+      expect(await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), path).toBeLessThanOrEqual(0);
+    }
+    await narrow.goto(`${fixture.url}/#/acme/operations`);
+    await narrow.locator('tbody tr').first().waitFor();
+    await screenshot(narrow, 'narrow-operations');
+    await context.close();
+  });
+});
