@@ -51,6 +51,18 @@ describe('the issue tab', () => {
     expect(html).toContain('capture (issue_comment_capture)');
   });
 
+  it('links the operations to the memplane inspector when the worker names one, and never to a URL that is not http(s)', () => {
+    const base: UiIssueMemoryData = { issueId: 'iss-1', unbound: false, records: [], operations: [] };
+    bridge.answer.data = base;
+    expect(renderToStaticMarkup(createElement(IssueMemoryTab, { context: hostContext }))).not.toContain('memplane inspector');
+    bridge.answer.data = { ...base, inspectorUrl: 'https://memory.example.com/#/acme/operations?issueId=iss-1' };
+    expect(renderToStaticMarkup(createElement(IssueMemoryTab, { context: hostContext }))).toContain(
+      '<a href="https://memory.example.com/#/acme/operations?issueId=iss-1" target="_blank" rel="noopener noreferrer">Open this issue&#x27;s operations in the memplane inspector</a>',
+    );
+    bridge.answer.data = { ...base, inspectorUrl: 'javascript:alert(1)' };
+    expect(renderToStaticMarkup(createElement(IssueMemoryTab, { context: hostContext }))).not.toContain('javascript:');
+  });
+
   it('says so when the bridge fails, and when the company has no binding', () => {
     bridge.answer.error = { message: 'MEMORY_VALIDATION: issueId' };
     expect(renderToStaticMarkup(createElement(IssueMemoryTab, { context: hostContext }))).toContain('role="alert"');

@@ -90,7 +90,8 @@ export async function startWorker(
     async stop() {
       await plugin.definition.onShutdown?.();
       if (server !== undefined) {
-        await server.http.close();
+        // A test may have stopped the server already (memplane serve down).
+        if (server.http.server.listening) await server.http.close();
         await server.service.close();
       }
       await rm(folder, { recursive: true, force: true });

@@ -1,0 +1,129 @@
+import { createTestHarness, type TestHarness } from '@paperclipai/plugin-sdk/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemplanePaperclipPlugin, type MemplanePaperclipPlugin } from '../worker/memplane-paperclip-plugin';
+import { comment, company, issue, workerTestManifest } from '../worker/test-support/paperclip-fixtures';
+import { startWorker, type StartedWorker } from '../worker/test-support/worker-harness';
+import { startLoopbackServer, type LoopbackServer } from './test-support/loopback-server';
+
+const markdownCompany = { bindings: [{ key: 'default', providerId: 'markdown', hooks: { issueCommentCapture: true } }], default: 'default' };
+const run = (companyId: string, agentId: string, runId: string) => ({ companyId, agentId, runId, projectId: `${companyId}-project` });
+const capturedKey = (eventId: string) => ({ scopeKind: 'company' as const, scopeId: 'acme', namespace: 'memplane-captured', stateKey: `event:${eventId}` });
+const handlerFailures = (harness: TestHarness) => harness.logs.filter((entry) => entry.level === 'error' && entry.message === 'memplane: event handler failed');
+
+let worker: StartedWorker | undefined;
+let loopback: LoopbackServer | undefined;
+let plugin: MemplanePaperclipPlugin | undefined;
+afterEach(async () => {
+  await worker?.stop();
+  await plugin?.definition.onShutdown?.();
+  await loopback?.close();
+  worker = undefined;
+  plugin = undefined;
+  loopback = undefined;
+});
+
+function seedAcme(harness: TestHarness) {
+  harness.seed({
+    companies: [company('acme')],
+    issues: [issue('acme', 'iss-1', 'Release', 'Plan the release')],
+    issueComments: [comment('acme', 'iss-1', 'cmt-1', 'Release trains leave on Thursdays.', { agentId: 'planner', runId: 'run-1' })],
+  });
+}
+
+/** The plugin pointed at a loopback server that is not a memplane serve, with `token` as its secret. */
+async function startAgainst(server: LoopbackServer, token: string): Promise<TestHarness> {
+  const harness = createTestHarness({
+    manifest: workerTestManifest,
+    config: { service: { mode: 'http', url: server.url, token: { $secret: { key: 'serve-token' } }, timeoutMs: 5000 }, companies: { acme: markdownCompany } },
+  });
+  harness.ctx.secrets.resolve = async () => token;
+  plugin = createMemplanePaperclipPlugin();
+  await plugin.definition.setup(harness.ctx);
+  seedAcme(harness);
+  return harness;
+}
+
+describe('memplane serve is down', () => {
+  it('the handlers log and do not throw, nothing is recorded as captured, tools answer MEMORY_API_CALL, health says error', async () => {
+    worker = await startWorker({ companies: { acme: markdownCompany } }, {}, undefined, 'http');
+    const { harness } = worker;
+    seedAcme(harness);
+    await worker.server?.http.close();
+
+    await expect(harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-1' })).resolves.toBeUndefined();
+    await expect(harness.emit('agent.run.started', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme' })).resolves.toBeUndefined();
+    expect(handlerFailures(harness).map((entry) => entry.meta?.error)).toEqual([expect.stringMatching(/^MEMORY_API_CALL: memplane serve at http:\/\/127\.0\.0\.1:\d+ could not be reached/), expect.stringMatching(/^MEMORY_API_CALL/)]);
+    // A redelivery once the server is back captures the comment: the failed attempt left no mark.
+    expect(await harness.ctx.state.get(capturedKey('evt-1'))).toBeNull();
+    const search = await harness.executeTool('memory_search', { query: 'release' }, run('acme', 'planner', 'run-1'));
+    expect(search.error).toMatch(/^MEMORY_API_CALL/);
+    expect(await worker.plugin.definition.onHealth?.()).toMatchObject({ status: 'error', message: expect.stringContaining('MEMORY_API_CALL') });
+  });
+});
+
+describe('memplane serve answers garbage', () => {
+  it('a 200 with a body that is not the route answer is MEMORY_INVALID_RESPONSE, logged, never captured', async () => {
+    loopback = await startLoopbackServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"items":"not a list","hookId":7}');
+    });
+    const harness = await startAgainst(loopback, 'mps_garbage-test-token');
+    await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-1' });
+    expect(handlerFailures(harness).map((entry) => entry.meta?.error)).toEqual([expect.stringMatching(/^MEMORY_INVALID_RESPONSE: memplane serve answered control\.getBinding with a body that is not what the route returns/)]);
+    expect(await harness.ctx.state.get(capturedKey('evt-1'))).toBeNull();
+    const search = await harness.executeTool('memory_search', { query: 'release' }, run('acme', 'planner', 'run-1'));
+    expect(search.error).toMatch(/^MEMORY_INVALID_RESPONSE/);
+  });
+
+  it('an error page without problem details is MEMORY_API_CALL with its status, and a token the server echoes back is cut out of every error and log', async () => {
+    const token = 'mps_echoed-secret-token-value';
+    loopback = await startLoopbackServer((request, response) => {
+      response.writeHead(500, { 'content-type': 'text/html' });
+      response.end(`<html><body>upstream failed for ${String(request.headers.authorization)}</body></html>`);
+    });
+    const harness = await startAgainst(loopback, token);
+    const search = await harness.executeTool('memory_search', { query: 'release' }, run('acme', 'planner', 'run-1'));
+    expect(search.error).toMatch(/^MEMORY_API_CALL: memplane serve \(control\.getBinding\) answered 500 without a problem-details body/);
+    await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' });
+    expect(loopback.requests.length).toBeGreaterThan(0);
+    expect(loopback.requests[0]?.headers.authorization).toBe(`Bearer ${token}`);
+    expect(JSON.stringify([search, harness.logs])).not.toContain('echoed-secret-token-value');
+  });
+
+  it('a redirect is not followed with the token', async () => {
+    const elsewhere = await startLoopbackServer((_request, response) => response.end('{}'));
+    loopback = await startLoopbackServer((_request, response) => {
+      response.writeHead(307, { location: `${elsewhere.url}/steal` });
+      response.end();
+    });
+    try {
+      const harness = await startAgainst(loopback, 'mps_redirect-test-token');
+      const search = await harness.executeTool('memory_search', { query: 'release' }, run('acme', 'planner', 'run-1'));
+      expect(search.error).toMatch(/^MEMORY_API_CALL: .*answered with a redirect \(307\)/);
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});
+
+describe('a revoked token', () => {
+  it('turns every call into a configuration error that says what to do, without the token anywhere', async () => {
+    worker = await startWorker({ companies: { acme: markdownCompany } }, {}, undefined, 'http');
+    const { harness, server } = worker;
+    seedAcme(harness);
+    const before = await harness.executeTool('memory_note', { text: 'Freeze starts on the 20th.' }, run('acme', 'planner', 'run-1'));
+    expect(before.error).toBeUndefined();
+    expect(await server?.tokens.revoke(server.tokenId)).toBe(true);
+
+    const after = await harness.executeTool('memory_search', { query: 'freeze' }, run('acme', 'planner', 'run-2'));
+    expect(after.error).toMatch(/^MEMORY_CONFIGURATION: memplane serve \(.+\) refused the token \(401: unknown, revoked or expired\)\. Issue a new one/);
+    await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-9' });
+    expect(handlerFailures(harness).map((entry) => entry.meta?.error)).toEqual([expect.stringMatching(/^MEMORY_CONFIGURATION: .*refused the token/)]);
+    expect(await harness.ctx.state.get(capturedKey('evt-9'))).toBeNull();
+    expect(await worker.plugin.definition.onHealth?.()).toMatchObject({ status: 'error' });
+    const issued = (await server?.tokens.list())?.[0];
+    expect(issued?.revokedAt).toEqual(expect.any(String));
+    expect(JSON.stringify([after, harness.logs])).not.toMatch(/mps_[A-Za-z0-9_-]{8,}/);
+  });
+});
