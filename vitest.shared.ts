@@ -20,4 +20,5 @@ export const workspaceSourceAliases: Record<string, string> = {
   '@memplane/service/testing': `${root}packages/service/src/testing.ts`,
   '@memplane/service': `${root}packages/service/src/index.ts`,
   '@memplane/mcp': `${root}packages/mcp/src/index.ts`,
+  '@memplane/server': `${root}packages/server/src/index.ts`,
 };
