@@ -27,7 +27,7 @@ function settingsFormSchema(): Record<string, unknown> {
  * - `agent.tools.register`: the four memory tools;
  * - `skills.managed`, `companies.read`: the skill telling agents when to use them, installed in every company;
  * - `secrets.read-ref`: provider credentials and the Postgres connection string, by reference;
- * - `http.outbound`: hosted providers (mem0, Supermemory, AgentCore);
+ * - `http.outbound`: hosted providers (mem0, Supermemory, AgentCore), and `memplane serve` in http mode;
  * - `metrics.write`: operation counts and latency;
  * - `instance.settings.register`, `ui.detailTab.register`: the settings page and the issue tab.
  *
