@@ -4,7 +4,7 @@ import type { MemoryScope, MemorySourceRef } from './api/types';
  * URL templates of the backlinks, one per kind of link. A template names fields in braces:
  * `{companyId}`, `{issueId}`, `{commentId}`, `{documentKey}`, `{runId}`, `{activityId}`,
  * `{agentId}`, `{projectId}`. Each value is percent-encoded before it is put in, so no id can
- * reshape the URL; a template whose fields are not all known gives no link.
+ * reshape the URL; a template whose fields are not all known (or hold `.` or `..`) gives no link.
  */
 export interface BacklinkTemplates {
   issue: string;
@@ -30,8 +30,9 @@ export interface Backlink {
 
 const fieldPattern = /\{([a-zA-Z]+)\}/g;
 
-// encodeURIComponent leaves `.` alone, so `.` and `..` would climb out of a path segment.
-const encodePart = (value: string) => (/^\.{1,2}$/.test(value) ? value.replace(/\./g, '%2E') : encodeURIComponent(value));
+// encodeURIComponent leaves `.` alone, and URL parsers read `.`, `..` and their percent-encoded
+// forms (`%2E%2E`) alike as dot segments that climb out of the path: such an id gets no link.
+const isDotSegment = (value: string) => /^\.{1,2}$/.test(value);
 
 /** Whether a template is usable: empty (off), or an http(s) URL or an absolute path with known fields. */
 export function checkTemplate(template: string): string | undefined {
@@ -46,17 +47,17 @@ export function checkTemplate(template: string): string | undefined {
 const templateFields = ['companyId', 'issueId', 'commentId', 'documentKey', 'runId', 'activityId', 'agentId', 'projectId'] as const;
 type TemplateField = (typeof templateFields)[number];
 
-/** Fills one template, or gives undefined when it is off, invalid, or names a field the source lacks. */
+/** Fills one template, or gives undefined when it is off, invalid, names a field the source lacks, or a value is `.` or `..`. */
 export function fillTemplate(template: string, values: Partial<Record<TemplateField, string>>, origin: string): string | undefined {
   if (template === '' || checkTemplate(template) !== undefined) return undefined;
   let missing = false;
   const filled = template.replace(fieldPattern, (_, name: string) => {
     const value = values[name as TemplateField];
-    if (value === undefined || value === '') {
+    if (value === undefined || value === '' || isDotSegment(value)) {
       missing = true;
       return '';
     }
-    return encodePart(value);
+    return encodeURIComponent(value);
   });
   if (missing) return undefined;
   // Fail closed: whatever came out must still be an http(s) URL (never javascript:, data:, …).
