@@ -1,7 +1,5 @@
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { MemoryConfigurationError, MemoryError } from '@memplane/core';
-import { createMemoryService, createSqliteMemoryServiceStore, dataFolderCursorSecret, loadPostgresMemoryServiceStore, type MemoryService } from '@memplane/service';
+import { dataFolderSqliteFileName, openDataFolderService, type MemoryService } from '@memplane/service';
 import { applyBindingsConfig, readBindingsConfig } from './mcp-bindings-config';
 
 /** Where the embedded service keeps its data, and what it runs on. */
@@ -19,31 +17,21 @@ export interface EmbeddedServiceOptions {
 }
 
 /** The SQLite file inside the data folder. */
-export const sqliteFileName = 'memplane.db';
+export const sqliteFileName = dataFolderSqliteFileName;
 
 /**
- * Opens the memory service the way `memplane-mcp` runs it: SQLite in the data folder (or
- * Postgres), markdown memory under it, a cursor secret kept there, and the bindings of the
- * config file applied.
+ * Opens the memory service the way `memplane-mcp` runs it: the service's data-folder default
+ * (SQLite in the folder, or Postgres; markdown memory under it; a cursor secret kept there),
+ * with the bindings of the config file applied.
  */
 export async function openEmbeddedService(options: EmbeddedServiceOptions): Promise<MemoryService> {
-  const dataDirectory = resolve(options.dataDirectory);
-  try {
-    await mkdir(dataDirectory, { recursive: true, mode: 0o700 });
-  } catch (cause) {
-    throw new MemoryConfigurationError({ message: `The data folder ${dataDirectory} cannot be created`, cause });
-  }
   const config = options.configFile === undefined ? undefined : await readBindingsConfig(options.configFile);
-  const store =
-    options.postgresUrl === undefined
-      ? createSqliteMemoryServiceStore({ filename: join(dataDirectory, sqliteFileName) })
-      : await loadPostgresMemoryServiceStore(options.postgresUrl, options.postgresSchema);
-  const service = await createMemoryService({
-    store,
-    dataDirectory,
-    cursorSecret: await dataFolderCursorSecret(dataDirectory),
+  const service = await openDataFolderService({
+    dataDirectory: options.dataDirectory,
+    ...(options.postgresUrl === undefined ? {} : { postgresUrl: options.postgresUrl }),
+    ...(options.postgresSchema === undefined ? {} : { postgresSchema: options.postgresSchema }),
     ...(options.environment === undefined ? {} : { environment: options.environment }),
-    ...(config?.secretEnvironment === undefined ? {} : { secretEnvironment: config.secretEnvironment }),
+    ...(config?.secretEnvironment === undefined ? {} : { service: { secretEnvironment: config.secretEnvironment } }),
   });
   if (config !== undefined) {
     try {
