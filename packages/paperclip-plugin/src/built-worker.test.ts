@@ -15,6 +15,8 @@ import {
   type JsonRpcMessage,
   type JsonRpcResponse,
 } from '@paperclipai/plugin-sdk/protocol';
+import { openServerTokenFile, startMemplaneServer } from '@memplane/server';
+import { createMemoryService } from '@memplane/service';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url));
@@ -37,6 +39,8 @@ class StdioHost {
   constructor(
     readonly child: ChildProcessWithoutNullStreams,
     private readonly config: Record<string, unknown>,
+    /** Host calls answered asynchronously, as the real host does for `http.fetch` and `secrets.resolve`. */
+    private readonly asyncAnswers: Record<string, (params: unknown) => Promise<unknown>> = {},
   ) {
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     createInterface({ input: child.stdout }).on('line', (line) => this.receive(line));
@@ -58,6 +62,11 @@ class StdioHost {
         'companies.list': (message.params as { offset?: number }).offset ? [] : [{ id: 'acme' }],
         'skills.managed.reconcile': { skillId: 'skill-1', status: 'created' },
       };
+      const asynchronous = this.asyncAnswers[message.method];
+      if (asynchronous !== undefined) {
+        void asynchronous(message.params).then((result) => this.child.stdin.write(serializeMessage(createSuccessResponse(message.id, result))));
+        return;
+      }
       const result = answers[message.method] ?? null;
       this.child.stdin.write(serializeMessage(createSuccessResponse(message.id, result)));
       return;
@@ -97,12 +106,12 @@ afterEach(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-async function startBuiltWorker(storage?: Record<string, unknown>) {
+async function startBuiltWorker(storage?: Record<string, unknown>, http?: { config: Record<string, unknown>; answers: Record<string, (params: unknown) => Promise<unknown>> }) {
   folder = await mkdtemp(join(tmpdir(), 'memplane-paperclip-worker-'));
   // The service keeps its SQLite file and markdown memory in the folder the instance config names.
-  const config = { storage: storage ?? { dataDirectory: join(folder, 'data') } };
+  const config = http?.config ?? { storage: storage ?? { dataDirectory: join(folder, 'data') } };
   const child = spawn(process.execPath, [builtWorker], { cwd: folder, env: { ...process.env, HOME: folder }, stdio: 'pipe' });
-  host = new StdioHost(child, config);
+  host = new StdioHost(child, config, http?.answers);
   const manifest = ((await import(builtManifest)) as { default: Record<string, unknown> }).default;
   const initialize = { manifest, config, instanceInfo: { instanceId: 'test-instance', hostVersion: '2026.916.1' }, apiVersion: 1 };
   return { host, initialize };
@@ -142,5 +151,46 @@ describe('the built worker over stdio (dist/worker.js, JSON-RPC)', () => {
     expect(refused).toMatchObject({ error: { message: expect.stringMatching(/storage\.dataDirectory/) } });
     expect(await host.call('health', {})).toMatchObject({ jsonrpc: '2.0' });
     for (const line of host.lines) expect(() => parseMessage(line), line).not.toThrow();
+  }, 60_000);
+
+  it('in http mode reaches a real memplane serve through the host (secrets.resolve and http.fetch over JSON-RPC), and never sends the token to the host but as a header', async () => {
+    const served = await mkdtemp(join(tmpdir(), 'memplane-paperclip-served-'));
+    const service = await createMemoryService({ dataDirectory: served });
+    const tokens = openServerTokenFile(join(served, 'tokens.json'));
+    const { token } = await tokens.issue({ role: 'operator', operatorId: 'paperclip' });
+    const server = await startMemplaneServer({ service, verifyToken: (value) => tokens.verify(value), port: 0, rateLimit: false, inspectorDirectory: false });
+    const fetched: Array<{ url: string; init?: { method?: string; headers?: Record<string, string>; body?: string } }> = [];
+    try {
+      const { host, initialize } = await startBuiltWorker(undefined, {
+        config: { service: { mode: 'http', url: server.url, token: { $secret: { key: 'serve-token' } } } },
+        answers: {
+          // The host resolves the reference the config names, and performs the request for the worker.
+          'secrets.resolve': async (params) => ((params as { secretRef?: { secretId?: string } }).secretRef?.secretId === 'serve-token' ? token : null),
+          'http.fetch': async (params) => {
+            const request = params as (typeof fetched)[number];
+            fetched.push(request);
+            const response = await fetch(request.url, request.init);
+            return { status: response.status, statusText: response.statusText, headers: Object.fromEntries(response.headers), body: await response.text() };
+          },
+        },
+      });
+      expect(await host.call('initialize', initialize)).toMatchObject({ result: { ok: true } });
+      expect(await host.call('health', {})).toMatchObject({ result: { status: 'ok', details: { mode: 'http', actor: 'operator' } } });
+      const settings = await host.call('getData', { key: 'memplane.settings', companyId: 'acme', params: {} });
+      expect(settings).toMatchObject({ result: { companyId: 'acme', bindings: [], targets: [] } });
+      const issue = await host.call('getData', { key: 'memplane.issue-memory', companyId: 'acme', params: { issueId: 'iss-1' } });
+      expect(issue).toMatchObject({ result: { issueId: 'iss-1', unbound: true, inspectorUrl: `${server.url}/#/acme/operations?issueId=iss-1` } });
+      expect(fetched.map((request) => new URL(request.url).pathname)).toEqual(
+        expect.arrayContaining(['/v1/session', '/v1/companies/acme/control/bindings', '/v1/companies/acme/explorer/operations']),
+      );
+      for (const request of fetched) expect(request.init?.headers?.authorization).toBe(`Bearer ${token}`);
+      // Besides those headers, no line the worker wrote carries the token.
+      expect(host.lines.filter((line) => line.includes(token)).every((line) => (parseMessage(line) as { method?: string }).method === 'http.fetch')).toBe(true);
+      expect(await host.call('shutdown', {})).toMatchObject({ jsonrpc: '2.0' });
+    } finally {
+      await server.close();
+      await service.close();
+      await rm(served, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -127,3 +127,18 @@ describe('a revoked token', () => {
     expect(JSON.stringify([after, harness.logs])).not.toMatch(/mps_[A-Za-z0-9_-]{8,}/);
   });
 });
+
+describe('the token secret', () => {
+  it('a secret Paperclip cannot resolve, or an empty one, stops setup with a configuration error and no request leaves the worker', async () => {
+    loopback = await startLoopbackServer((_request, response) => response.end('{}'));
+    for (const resolve of [async (): Promise<string> => Promise.reject(new Error('secret not found')), async () => '  ']) {
+      const harness = createTestHarness({
+        manifest: workerTestManifest,
+        config: { service: { mode: 'http', url: loopback.url, token: { $secret: { key: 'serve-token' } } } },
+      });
+      harness.ctx.secrets.resolve = resolve;
+      await expect(createMemplanePaperclipPlugin().definition.setup(harness.ctx)).rejects.toMatchObject({ code: 'MEMORY_CONFIGURATION', message: expect.stringMatching(/service\.token/) });
+    }
+    expect(loopback.requests).toEqual([]);
+  });
+});
