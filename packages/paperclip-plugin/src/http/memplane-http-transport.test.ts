@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { MemoryApiCallError, MemoryError, MemoryRateLimitedError, MemoryTimeoutError, MemoryValidationError } from '@memplane/core';
 import { openServerTokenFile, startMemplaneServer, type RunningMemplaneServer } from '@memplane/server';
 import { createMemoryService, MemoryAccessDeniedError, MemoryBindingNotFoundError, type MemoryService } from '@memplane/service';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createHttpMemoryService } from './memplane-http-service';
 import { createHttpTransport } from './memplane-http-transport';
+import { problemError } from './memplane-problem-errors';
 import { startLoopbackServer, type LoopbackServer } from './test-support/loopback-server';
 
 const hostFetch = (url: string, init?: RequestInit) => fetch(url, init);
@@ -68,6 +70,21 @@ describe('problem details back to MemoryError classes', () => {
 
     const internal = await failureOf((await answering(500, { code: 'SERVER_INTERNAL', status: 500, detail: 'The server failed to handle the request.' })).call(call, anything));
     expect(MemoryApiCallError.isInstance(internal) && internal.statusCode).toBe(500);
+  });
+
+  it('turns any failed answer, whatever its status and body, into a MemoryError with a stable code', () => {
+    const codes = ['MEMORY_VALIDATION', 'MEMORY_SCOPE_VIOLATION', 'MEMORY_NOT_FOUND', 'MEMORY_UNSUPPORTED_CAPABILITY', 'MEMORY_API_CALL', 'MEMORY_RATE_LIMITED', 'MEMORY_TIMEOUT', 'MEMORY_INVALID_CURSOR', 'MEMORY_CONFLICT', 'MEMORY_INVALID_RESPONSE', 'MEMORY_CONFIGURATION'];
+    const body = fc.oneof(
+      fc.jsonValue(),
+      fc.record({ code: fc.oneof(fc.constantFrom(...codes, 'SERVER_INTERNAL', 'SERVER_UNAUTHENTICATED', 'SERVER_BODY_TOO_LARGE'), fc.string()), detail: fc.option(fc.string(), { nil: undefined }), issues: fc.option(fc.array(fc.record({ path: fc.string(), message: fc.string() })), { nil: undefined }), retryable: fc.option(fc.boolean(), { nil: undefined }) }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 300, max: 599 }), body, fc.option(fc.string(), { nil: null }), (status, json, retryAfter) => {
+        const error = problemError({ status, body: json, text: '', retryAfter, call, origin: 'http://127.0.0.1:4680' });
+        expect(MemoryError.isInstance(error)).toBe(true);
+        expect(codes).toContain(error.code);
+      }),
+    );
   });
 
   it('cuts a token the server echoes out of the kept response body', async () => {

@@ -82,6 +82,21 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
     });
   });
 
+  describe('two agents of one company', () => {
+    it('an agent reads its own notes, never another agent\'s, through memory_search', async () => {
+      worker = await startWorker({ companies: { acme: markdownCompany() } }, {}, undefined, mode);
+      const { harness } = worker;
+      harness.seed({ companies: [company('acme')] });
+      expect((await harness.executeTool('memory_note', { text: 'The planner keeps the launch password hint: teal walrus.' }, run('acme', 'planner', 'p-run'))).error).toBeUndefined();
+      expect((await harness.executeTool('memory_search', { query: 'launch password hint' }, run('acme', 'planner', 'p-run-2'))).content).toContain('teal walrus');
+      for (const reach of [undefined, 'company', 'agent'] as const) {
+        const search = await harness.executeTool('memory_search', { query: 'launch password hint', ...(reach === undefined ? {} : { reach }) }, run('acme', 'builder', 'b-run'));
+        expect(search.error).toBeUndefined();
+        expect(search.content).not.toContain('teal walrus');
+      }
+    });
+  });
+
   describe('a failing provider', () => {
     it('is logged as failed operations without breaking the event handlers, and a redelivered capture tries again', async () => {
       const down = createDownProvider();
