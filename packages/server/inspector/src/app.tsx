@@ -33,6 +33,26 @@ const pageComponents: Record<PageId, () => React.JSX.Element> = {
   settings: SettingsPage,
 };
 
+/** An operator of every company opens one the server does not list (no token names it yet). */
+function OpenCompany({ page }: { page: PageId }) {
+  const [companyId, setCompanyId] = useState('');
+  return (
+    <form
+      className="inline-form compact"
+      aria-label="Open a company"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (companyId.trim() !== '') navigate(companyId.trim(), page);
+        setCompanyId('');
+      }}
+    >
+      <label htmlFor="open-company">Open company</label>
+      <input id="open-company" value={companyId} onChange={(event) => setCompanyId(event.target.value)} placeholder="company id" />
+      <button type="submit">Open</button>
+    </form>
+  );
+}
+
 /** The signed-in shell: company picker, navigation, the page of the route. */
 function Shell({ token, onSignOut }: { token: string; onSignOut: (notice?: string) => void }) {
   const api = useMemo(() => createInspectorApi(token, () => onSignOut('The token was refused (revoked or unknown). Sign in again.')), [token, onSignOut]);
@@ -90,6 +110,7 @@ function Shell({ token, onSignOut }: { token: string; onSignOut: (notice?: strin
             {companyId !== undefined && !companies.includes(companyId) ? <option value={companyId}>{companyId}</option> : null}
           </select>
         </div>
+        {session.data.allCompanies === true ? <OpenCompany page={route.page} /> : null}
         <span className="who" aria-label="Signed in as">
           {describeActor(session.data.actor)}
         </span>

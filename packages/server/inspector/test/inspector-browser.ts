@@ -24,10 +24,10 @@ export async function launchChromium(): Promise<Browser> {
  * Writes a screenshot of the page as a test artifact; with `MEMPLANE_UPDATE_DOCS_SCREENSHOTS=1`
  * also refreshes the README's copy in `docs/`.
  */
-export async function screenshot(page: Page, name: string): Promise<string> {
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(artifactDirectory, { recursive: true });
   const path = join(artifactDirectory, `inspector-${name}.png`);
-  await page.screenshot({ path, fullPage: false });
+  await page.screenshot({ path, fullPage: options.fullPage ?? false });
   if (process.env.MEMPLANE_UPDATE_DOCS_SCREENSHOTS === '1') {
     mkdirSync(docsDirectory, { recursive: true });
     copyFileSync(path, join(docsDirectory, `inspector-${name}.png`));

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { createMemoryAdapter, createMemoryAdapterFaults } from '@memplane/memory';
 import type { MemoryActor, MemoryCallContext } from '@memplane/service';
 import { serveMemplane, type ServedMemplane } from '../../src/index';
+import { appendPastUsage } from './inspector-history';
 
 const packageDirectory = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -72,6 +73,7 @@ export async function startInspectorFixture(inspectorDirectory: string): Promise
   await control.createBinding({ key: 'extract', providerId: 'faulty-memory' });
   await control.setTarget({ targetType: 'company' }, 'notes');
   await control.setTarget({ targetType: 'agent', agentId: 'builder' }, 'extract');
+  await appendPastUsage(service, 'acme', await control.listBindings());
 
   const planner = service.runtime(as({ kind: 'agent', companyId: 'acme', agentId: 'planner' }));
   await planner.upsertRecords({

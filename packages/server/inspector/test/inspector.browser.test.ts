@@ -81,6 +81,26 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 60_000 }, () => {
     await page.getByRole('status').filter({ hasText: 'notes enabled.' }).waitFor();
     expect(await notes()).toBe(true);
 
+    // Create a binding through the form, then edit it; a config that is not JSON is refused before anything is sent.
+    await page.getByRole('button', { name: 'New binding' }).click();
+    const editor = page.getByRole('form', { name: 'New binding' });
+    await editor.getByLabel('Key').fill('scratch');
+    await editor.getByLabel('Provider').selectOption('memory');
+    await editor.getByLabel('Config (JSON; secrets as references)').fill('{ not json');
+    await editor.getByRole('button', { name: 'Create binding' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Config:' }).waitFor();
+    await editor.getByLabel('Config (JSON; secrets as references)').fill('{}');
+    await editor.getByRole('button', { name: 'Create binding' }).click();
+    await page.getByRole('dialog', { name: 'Create binding scratch?' }).getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('status').filter({ hasText: 'scratch saved (revision 1).' }).waitFor();
+    await page.getByRole('button', { name: 'Edit scratch' }).click();
+    await page.getByRole('form', { name: 'Edit scratch' }).getByLabel('Capture issue comments').check();
+    await page.getByRole('form', { name: 'Edit scratch' }).getByRole('button', { name: 'Save binding' }).click();
+    await page.getByRole('dialog', { name: 'Save binding scratch?' }).getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'scratch saved (revision 2).' }).waitFor();
+    const scratch = await fixture.served.service.control({ actor: acmeAs }).getBinding('scratch');
+    expect(scratch).toMatchObject({ providerId: 'memory', enabled: true, revision: 2, hooks: { issueCommentCapture: true, postRunCapture: false } });
+
     await page.getByRole('button', { name: 'History of notes' }).click();
     const history = page.getByRole('region', { name: 'History of notes' });
     await history.getByText('binding.updated').first().waitFor();
@@ -198,7 +218,7 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 60_000 }, () => {
     await page.waitForFunction(() => document.querySelectorAll('figure.chart canvas').length === 5);
     await page.getByRole('row', { name: /^notes \d+/ }).waitFor();
     await page.getByRole('region', { name: 'Finance events' }).getByText('Monthly plan').waitFor();
-    await screenshot(page, 'usage');
+    await screenshot(page, 'usage', { fullPage: true });
   });
 
   it('keeps a company admin inside their own company', async () => {
@@ -215,6 +235,20 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 60_000 }, () => {
     await admin.getByRole('alert').filter({ hasText: 'Not allowed' }).waitFor();
     expect(await admin.content()).not.toContain('staging database');
     await screenshot(admin, 'company-admin');
+    await context.close();
+  });
+
+  it('signs out when the token is revoked while the page is open', async () => {
+    const { token, record } = await fixture.served.tokens.issue({ role: 'admin', companyId: 'acme', userId: 'leaver' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const leaver = await context.newPage();
+    await signIn(leaver, fixture.url, token);
+    await leaver.getByRole('link', { name: 'Operations' }).waitFor();
+    expect(await fixture.served.tokens.revoke(record.id)).toBe(true);
+    await leaver.getByRole('link', { name: 'Operations' }).click();
+    await leaver.getByRole('status').filter({ hasText: 'The token was refused' }).waitFor();
+    await leaver.getByLabel('Token').waitFor();
+    expect(await leaver.evaluate(() => sessionStorage.getItem('memplane.inspector.token'))).toBeNull();
     await context.close();
   });
 

@@ -31,5 +31,8 @@ export type {
 /** Who the token is, as `GET /v1/session` tells. */
 export interface InspectorSession {
   actor: { kind: string; [field: string]: unknown };
+  /** The companies the token sees (for an operator of every company: those the server knows). */
   companies: string[];
+  /** True for an operator of every company, who may open a company not listed. */
+  allCompanies?: boolean;
 }

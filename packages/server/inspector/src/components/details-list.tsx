@@ -31,3 +31,9 @@ export function scopeText(scope: Record<string, unknown> | undefined): string {
     .map(([key, value]) => `${key}=${String(value)}`)
     .join(' · ');
 }
+
+/** An ISO 8601 time, shortened to the minute for tables (the full value stays in `dateTime`). */
+export function ShortTime({ iso }: { iso: string | undefined }) {
+  if (iso === undefined) return <>—</>;
+  return <time dateTime={iso}>{iso.replace('T', ' ').slice(0, 16)}</time>;
+}

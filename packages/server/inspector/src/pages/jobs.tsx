@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { endpoints } from '../api/endpoints';
 import type { MemoryExtractionJobEntry } from '../api/types';
 import { useConfirm } from '../components/confirm-dialog';
+import { ShortTime } from '../components/details-list';
 import { ErrorBanner } from '../components/error-banner';
 import { SelectField } from '../components/field';
 import { Pager, useCursorPages } from '../components/pager';
@@ -94,9 +95,11 @@ export function JobsPage() {
             {(jobs.data?.items ?? []).map((job) => (
               <tr key={job.id} className={job.status === 'failed' ? 'failed' : undefined}>
                 <th scope="row">
-                  {job.id}
+                  <span className="id">{job.id}</span>
                   <br />
-                  <small className="muted">{job.updatedAt}</small>
+                  <small className="muted">
+                    <ShortTime iso={job.updatedAt} />
+                  </small>
                 </th>
                 <td>
                   <span className={`status status-${job.status}`}>{job.status}</span>
@@ -107,7 +110,9 @@ export function JobsPage() {
                   {job.operationId === undefined ? null : (
                     <>
                       <br />
-                      <a href={routeHash(companyId, 'operations', { op: job.operationId })}>capture {job.operationId}</a>
+                      <a href={routeHash(companyId, 'operations', { op: job.operationId })} className="id">
+                        capture {job.operationId}
+                      </a>
                     </>
                   )}
                 </td>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { endpoints } from '../api/endpoints';
 import type { MemorySnippet } from '../api/types';
+import { ShortTime } from '../components/details-list';
 import { ErrorBanner } from '../components/error-banner';
 import { Pager, useCursorPages } from '../components/pager';
 import { BindingScopeForm, bindingScopeOf, bindingScopeParams } from '../components/scope-form';
@@ -60,7 +61,9 @@ export function RecordsPage() {
                       <SourceLinks source={snippet.source} scope={snippet.scope} />
                     </td>
                     <td>{snippet.scope?.agentId === undefined ? 'company' : `agent ${snippet.scope.agentId}`}</td>
-                    <td>{snippet.updatedAt ?? snippet.createdAt ?? '—'}</td>
+                    <td>
+                      <ShortTime iso={snippet.updatedAt ?? snippet.createdAt} />
+                    </td>
                   </tr>
                 ))}
               </tbody>

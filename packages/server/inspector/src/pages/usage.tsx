@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { endpoints } from '../api/endpoints';
 import type { MemoryCostSummary, MemoryOperationMetrics } from '../api/types';
+import { ShortTime } from '../components/details-list';
 import { ErrorBanner } from '../components/error-banner';
 import { SelectField } from '../components/field';
 import { Pager, useCursorPages } from '../components/pager';
@@ -67,7 +68,9 @@ function FinanceEvents() {
           <tbody>
             {(page.data?.items ?? []).map((event) => (
               <tr key={event.id}>
-                <td>{event.occurredAt}</td>
+                <td>
+                  <ShortTime iso={event.occurredAt} />
+                </td>
                 <td>{event.kind}</td>
                 <td>{event.biller}</td>
                 <td>{event.bindingKey ?? '—'}</td>
