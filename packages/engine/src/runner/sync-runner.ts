@@ -3,8 +3,8 @@ import type { RunLlmUsage, RunStepRecord } from '../store/engine-store-rows';
 import type { StepContext } from '../pipeline/pipeline-step';
 import type { EngineRunner, PipelineRun, PipelineRunOutcome, ResolvedStep } from './engine-runner';
 
-/** Runs one attempt of a step, aborting it when its timeout expires. */
-async function attempt<Services>(resolved: ResolvedStep<Services>, context: StepContext<Services>, controller: AbortController): Promise<void> {
+/** Runs one attempt of a step, aborting it when its timeout expires (shared with the queued runner). */
+export async function attempt<Services>(resolved: ResolvedStep<Services>, context: StepContext<Services>, controller: AbortController): Promise<void> {
   if (resolved.timeoutMs === undefined) return resolved.step.run(context);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { MemoryConfigurationError, MemoryError, parseInput } from '@memplane/core';
+import PgBoss from 'pg-boss';
+import pg from 'pg';
+import { z } from 'zod';
+import type { EngineRunner, PipelineRun, PipelineRunOutcome } from './engine-runner';
+import { checkpointStatements, insertCheckpoint, loadCheckpoint, revivedError, setCheckpointJob } from './pg-boss-run-checkpoints';
+import { type RunResolver, runStepJob, type StepJobContext, type StepJobData, stepJobOptions, stepQueueName } from './pg-boss-step-job';
+
+/** Settings of {@link createPgBossRunner}. */
+export interface PgBossRunnerSettings {
+  /** The Postgres that holds the queue and the run checkpoints. */
+  readonly connectionString: string;
+  /** The schema of pg-boss's tables and the checkpoints. Default `memplane_engine_runner`. */
+  readonly schema?: string | undefined;
+  /** Whether this process takes step jobs (default true). A process that only submits runs sets false. */
+  readonly work?: boolean | undefined;
+  /** How a worker rebuilds the steps and services of a run another process started, to resume it after that process died. */
+  readonly resolveRun?: RunResolver | undefined;
+  /** Seconds a step job may stay active before it counts as lost (its worker died) and goes to another worker. Default 60. */
+  readonly expireInSeconds?: number | undefined;
+  /** Retries every step gets beyond its own, for lost workers. Default 2. */
+  readonly crashRetries?: number | undefined;
+  /** How often an idle worker looks for jobs, in seconds (at least 0.5). Default 1. */
+  readonly pollingIntervalSeconds?: number | undefined;
+  /** How often expired jobs are looked for, in seconds. Default 10. */
+  readonly maintenanceIntervalSeconds?: number | undefined;
+  /** Steps run at once by this process. Default 2. */
+  readonly concurrency?: number | undefined;
+  /** Told about failures of background work (maintenance, polling). */
+  readonly onError?: ((error: unknown) => void) | undefined;
+}
+
+const settingsSchema = z.strictObject({
+  connectionString: z.string().min(1).max(4096),
+  schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).optional(),
+  work: z.boolean().optional(),
+  resolveRun: z.custom<RunResolver>((value) => typeof value === 'function', 'must be a function').optional(),
+  expireInSeconds: z.number().int().min(1).max(86_400).optional(),
+  crashRetries: z.number().int().min(0).max(100).optional(),
+  pollingIntervalSeconds: z.number().min(0.5).max(3600).optional(),
+  maintenanceIntervalSeconds: z.number().int().min(1).max(3600).optional(),
+  concurrency: z.number().int().min(1).max(64).optional(),
+  onError: z.custom<(error: unknown) => void>((value) => typeof value === 'function', 'must be a function').optional(),
+});
+
+/** The queued runner: an `EngineRunner` with a lifecycle. */
+export interface PgBossRunner extends EngineRunner {
+  /** Creates the tables and queue, and starts taking jobs when `work` is on. */
+  start(): Promise<void>;
+  /** Stops taking jobs (the step in flight finishes) and closes connections. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A queued runner on pg-boss (§9): each step of a run is a durable job. After every step the
+ * pipeline state is checkpointed together with the next step's job, so when a worker dies mid-step
+ * its job expires and another worker resumes the run from the last checkpoint (the interrupted
+ * step runs again: steps are at-least-once and the engine's writes are idempotent). A retryable
+ * failure is retried by the queue up to the step's `retries`; `timeoutMs` aborts a step. The
+ * caller of `run` waits for the outcome, as with the synchronous runner.
+ */
+export function createPgBossRunner(settings: PgBossRunnerSettings): PgBossRunner {
+  const valid = parseInput(settingsSchema, settings, 'pg-boss runner settings', 'settings');
+  const schema = valid.schema ?? 'memplane_engine_runner';
+  const channel = `${schema}_runs`;
+  const onError = valid.onError ?? (() => undefined);
+  const pool = new pg.Pool({ connectionString: valid.connectionString, max: 4 });
+  pool.on('error', onError);
+  const boss = new PgBoss({ connectionString: valid.connectionString, schema, max: 4, supervise: true, schedule: false, maintenanceIntervalSeconds: valid.maintenanceIntervalSeconds ?? 10 });
+  boss.on('error', onError);
+  const waiters = new Map<string, () => void>();
+  let listener: pg.Client | undefined;
+  let state: 'created' | 'started' | 'stopped' = 'created';
+  const context: StepJobContext = {
+    pool,
+    schema,
+    boss,
+    local: new Map(),
+    resolve: valid.resolveRun,
+    crashRetries: valid.crashRetries ?? 2,
+    expireInSeconds: valid.expireInSeconds ?? 60,
+    notify: async (runId) => {
+      await pool.query('SELECT pg_notify($1, $2)', [channel, runId]);
+    },
+  };
+
+  /** Resolves when the run's checkpoint is no longer running, or its step job is gone for good. */
+  async function waitForEnd(runId: string): Promise<void> {
+    for (;;) {
+      const checkpoint = await loadCheckpoint(pool, schema, runId);
+      if (checkpoint === undefined || checkpoint.status !== 'running') return;
+      if (checkpoint.jobId !== undefined) {
+        const job = await boss.getJobById(stepQueueName, checkpoint.jobId);
+        if (job !== null && (job.state === 'failed' || job.state === 'cancelled')) return;
+      }
+      // Woken by a worker's NOTIFY; the timer only covers a notification lost with a connection.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        waiters.set(runId, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      waiters.delete(runId);
+    }
+  }
+
+  return {
+    name: 'pg-boss',
+    async start() {
+      if (state !== 'created') throw new MemoryConfigurationError({ message: `The pg-boss runner cannot start: it is ${state}.` });
+      state = 'started';
+      for (const statement of checkpointStatements(schema)) await pool.query(statement);
+      await boss.start();
+      await boss.createQueue(stepQueueName, { name: stepQueueName, policy: 'standard' });
+      listener = new pg.Client({ connectionString: valid.connectionString });
+      listener.on('error', onError);
+      await listener.connect();
+      listener.on('notification', (message) => waiters.get(message.payload ?? '')?.());
+      await listener.query(`LISTEN "${channel}"`);
+      if (valid.work !== false) {
+        const options = { includeMetadata: true as const, batchSize: 1, pollingIntervalSeconds: valid.pollingIntervalSeconds ?? 1 };
+        for (let worker = 0; worker < (valid.concurrency ?? 2); worker += 1) {
+          await boss.work<StepJobData>(stepQueueName, options, async ([job]) => {
+            if (job !== undefined) await runStepJob(context, job);
+          });
+        }
+      }
+    },
+    async stop() {
+      if (state !== 'started') return;
+      state = 'stopped';
+      await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+      await listener?.end();
+      await pool.end();
+    },
+    async run<Services>(run: PipelineRun<Services>): Promise<PipelineRunOutcome> {
+      if (state !== 'started') throw new MemoryConfigurationError({ message: 'The pg-boss runner is not started; call start() first.' });
+      const first = run.steps[0];
+      if (first === undefined) return { state: run.state, steps: [], llmUsage: [] };
+      const runId = run.runId || randomUUID();
+      context.local.set(runId, { steps: run.steps as never, services: run.services });
+      try {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          await insertCheckpoint(client, schema, { runId, flow: run.flow, pipelineRevision: run.pipelineRevision, stepIds: run.steps.map((step) => step.step.stepId), nextStep: 0, status: 'running', state: run.state, steps: [], llmUsage: [] });
+          const db = { executeSql: (text: string, values: unknown[]) => client.query(text, values) };
+          const jobId = await boss.send(stepQueueName, { runId, stepIndex: 0 } satisfies StepJobData, { ...stepJobOptions(context, first as never), db });
+          if (jobId !== null) await setCheckpointJob(client, schema, runId, jobId);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+        await waitForEnd(runId);
+        const checkpoint = await loadCheckpoint(pool, schema, runId);
+        if (checkpoint === undefined) throw new MemoryConfigurationError({ message: `The checkpoint of run ${runId} disappeared.` });
+        // The steps changed a copy of the state in the workers; the caller's object gets the result.
+        for (const key of Object.keys(run.state)) delete run.state[key];
+        Object.assign(run.state, checkpoint.state);
+        const lost = checkpoint.status === 'running' ? new MemoryError('MEMORY_API_CALL', { message: `Run ${runId} stopped at step ${checkpoint.stepIds[checkpoint.nextStep]}: its job failed and no retry remains (workers lost or unable to resume it).`, isRetryable: true }) : undefined;
+        const error = checkpoint.error !== undefined ? revivedError(checkpoint.error) : lost;
+        return { state: run.state, steps: checkpoint.steps, llmUsage: checkpoint.llmUsage, ...(error === undefined ? {} : { error }) };
+      } finally {
+        context.local.delete(runId);
+      }
+    },
+  };
+}
