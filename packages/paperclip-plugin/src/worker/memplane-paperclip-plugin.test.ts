@@ -163,5 +163,22 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
       expect(found.content).toContain('CSV with a header row');
       expect(found.content).not.toContain('Someone else');
     });
+
+    it('captures what a failed run wrote, and nothing for a run that wrote no comment', async () => {
+      worker = await startWorker({ companies: { acme: markdownCompany({ postRunCapture: true }) } }, {}, undefined, mode);
+      const { harness } = worker;
+      harness.seed({
+        companies: [company('acme')],
+        issues: [issue('acme', 'iss-1', 'Migration', 'Run the migration')],
+        issueComments: [comment('acme', 'iss-1', 'cmt-1', 'The migration stopped: table invoices is locked by the nightly export.', { agentId: 'builder', runId: 'run-5' })],
+      });
+      await harness.emit('agent.run.failed', { runId: 'run-5', agentId: 'builder', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme', eventId: 'fail-1' });
+      await harness.emit('agent.run.failed', { runId: 'run-6', agentId: 'builder', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme', eventId: 'fail-2' });
+
+      const captures = (await worker.operations('acme')).filter((entry) => entry.operation === 'capture');
+      expect(captures.map((entry) => [entry.hookKind, entry.heartbeatRunId])).toEqual([['post_run_capture', 'run-5']]);
+      const found = await harness.executeTool('memory_search', { query: 'invoices locked nightly export' }, run('acme', 'builder', 'run-7'));
+      expect(found.content).toContain('locked by the nightly export');
+    });
   });
 });
