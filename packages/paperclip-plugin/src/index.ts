@@ -10,3 +10,5 @@ export {
 export { paperclipMemoryToolDefinitions, paperclipMemoryToolNames } from './worker/paperclip-memory-tools';
 export { memoryCostMetric } from './worker/paperclip-cost-mirror';
 export { defaultPluginDataDirectory, pluginSqliteFileName } from './worker/paperclip-service-host';
+export type { PluginMemoryService, PluginServiceHealth, PluginServiceMode } from './worker/plugin-memory-service';
+export { serverUrlRefusal } from './worker/plugin-service-location';
