@@ -1,4 +1,4 @@
 import { defineConfig } from 'tsup';
 import { libraryPreset } from '../../internal/tsconfig/tsup-preset';
 
-export default defineConfig([libraryPreset(process.cwd(), { clean: false })]);
+export default defineConfig([libraryPreset(process.cwd(), { clean: false, shims: true })]);

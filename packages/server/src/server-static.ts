@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Hono } from 'hono';
 
-/** Where this module lives, under ESM and CommonJS alike. */
+/** Where this module lives; the CommonJS build gets `import.meta.url` from tsup's shims. */
 function hereDirectory(): string {
-  return typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
+  return dirname(fileURLToPath(import.meta.url));
 }
 
 /** The inspector built into the package: `dist/inspector` beside the built code, or of the package when run from source. */
