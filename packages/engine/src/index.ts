@@ -28,3 +28,25 @@ export type {
   ServiceMetaRow,
 } from './store/engine-store-rows';
 export type { VectorEntry, VectorHit, VectorIndex, VectorSearchRequest } from './store/vector-index';
+export { createMemoryEngine, engineDdlVersion } from './engine/create-memory-engine';
+export type { MemoryEngineSettings } from './engine/engine-settings';
+export type { CategoryReadOptions, CategoryView, ItemCorrection, ItemInput, MemoryEngine, RunReference } from './engine/memory-engine';
+export type { EngineServices } from './engine/engine-services';
+export { defaultCategories, type CategoryDefinition } from './engine/category-definitions';
+export type { MemorizeInput } from './flows/memorize-input';
+export type { MemorizeResult } from './flows/memorize-persist';
+export type { RetrieveOptions } from './flows/retrieve-options';
+export type { RetrieveResult, RetrievedItem } from './flows/retrieve-recall';
+export type { RetrievalLayer } from './flows/retrieve-routing';
+export type { EvolveDiff, EvolveOptions } from './flows/evolve-steps';
+export type { PipelineState, PipelineStep, StepCapability, StepConfig, StepContext, StepRole } from './pipeline/pipeline-step';
+export type { LlmProfile, LlmProfiles } from './profiles/llm-profiles';
+export type { EngineRunner, PipelineRun, PipelineRunOutcome, ResolvedStep } from './runner/engine-runner';
+export { createSyncRunner } from './runner/sync-runner';
+export { ANY, type ScopeFieldSelector, type ScopeSelector } from './scope/scope-selector';
+export { defaultScopePolicy, type ScopePolicy } from './scope/scope-policy';
+export { ScopePolicyError, type ScopePolicyRule } from './scope/scope-policy-error';
+export { createInMemoryStore } from './store/memory/memory-store';
+export { createBruteForceVectorIndex } from './store/bruteforce-vector-index';
+export { compareByKeyset, itemPassesFilter, sameScope, scopeInRange, scopeKey } from './store/row-filters';
+export { effectiveStability, taxonomyRulesVersion } from './taxonomy/item-governance';

@@ -39,6 +39,9 @@ export interface ScopeModelSettings {
  */
 export function createScopeModel(settings: ScopeModelSettings): ScopeModel {
   const schema = settings.schema;
+  if (typeof schema !== 'object' || schema === null || typeof (schema as { shape?: unknown }).shape !== 'object') {
+    throw new MemoryConfigurationError({ message: 'Invalid scope schema: give a zod object (z.object({ ... })).' });
+  }
   const shape = schema.shape as Record<string, z.ZodType>;
   const fields = Object.keys(shape);
   const refuse = (message: string) => new MemoryConfigurationError({ message: `Invalid scope schema: ${message}` });

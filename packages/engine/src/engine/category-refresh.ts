@@ -1,0 +1,42 @@
+import type { EngineStoreSession } from '../store/engine-store';
+import type { CategoryRow, ItemRow, ScopeValues } from '../store/engine-store-rows';
+import type { EngineServices } from './engine-services';
+
+/** Anchors kept per category: the most confident, most stable approved items. */
+const anchorCount = 3;
+/** Items read per category to pick anchors. */
+const anchorScanLimit = 500;
+
+function anchorScore(item: ItemRow): number {
+  return item.confidence * item.stability;
+}
+
+/**
+ * Recomputes the rows of the given categories of a scope: approved item count, anchors and a
+ * deterministic summary (the anchors' texts). Categories of the taxonomy that have no row yet get one.
+ */
+export async function refreshCategories(session: EngineStoreSession, services: EngineServices, scope: ScopeValues, keys: ReadonlySet<string>): Promise<CategoryRow[]> {
+  const range = Object.fromEntries(Object.entries(scope).map(([field, value]) => [field, [value]]));
+  const rows: CategoryRow[] = [];
+  for (const category of services.categories) {
+    if (!keys.has(category.key)) continue;
+    const filter = { statuses: ['approved' as const], categoryKey: category.key };
+    const itemCount = await session.countItems(range, filter);
+    const items = await session.listItems(range, filter, { limit: anchorScanLimit });
+    const anchors = [...items].sort((left, right) => anchorScore(right) - anchorScore(left) || (left.id < right.id ? -1 : 1)).slice(0, anchorCount);
+    const summary = anchors.length === 0 ? undefined : anchors.map((item) => item.text).join(' · ').slice(0, 600);
+    rows.push({
+      scope,
+      key: category.key,
+      name: category.name,
+      description: category.description,
+      summary,
+      anchorItemIds: anchors.map((item) => item.id),
+      itemCount,
+      taxonomyVersion: services.taxonomyVersion,
+      updatedAt: services.now(),
+    });
+  }
+  await session.upsertCategories(rows);
+  return rows;
+}

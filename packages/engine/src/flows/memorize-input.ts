@@ -1,0 +1,110 @@
+import { jsonValueSchema, MemoryValidationError, type JsonValue } from '@memplane/core';
+import { z } from 'zod';
+import { canonicalHash } from '../support/canonical-hash';
+import type { ResourceRow, ScopeValues, SegmentRow } from '../store/engine-store-rows';
+
+const text = z.string().max(2_000_000);
+const metadata = z.record(z.string(), jsonValueSchema).optional();
+const isoDate = z.iso.datetime({ offset: true }).optional();
+
+/** A file or text to memorize: inline content (optionally paged) or a URI. */
+export const resourceInputSchema = z.strictObject({
+  type: z.literal('resource'),
+  content: text.optional(),
+  pages: z.array(text).max(10_000).optional(),
+  uri: z.string().url().max(4096).optional(),
+  mimeType: z.string().max(255).optional(),
+  metadata,
+});
+
+/** A conversation to memorize: turns in order. */
+export const conversationInputSchema = z.strictObject({
+  type: z.literal('conversation'),
+  messages: z
+    .array(z.strictObject({ role: z.string().min(1).max(100), content: text, occurredAt: isoDate }))
+    .min(1)
+    .max(10_000),
+  metadata,
+});
+
+/** What `memorize` takes (§6.1: resource | conversation). */
+export const memorizeInputSchema = z.discriminatedUnion('type', [resourceInputSchema, conversationInputSchema]);
+/** A resource or conversation to memorize. */
+export type MemorizeInput = z.infer<typeof memorizeInputSchema>;
+
+/** Checks memorize input, naming the bad field. */
+export function parseMemorizeInput(input: unknown): MemorizeInput {
+  const parsed = memorizeInputSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new MemoryValidationError({
+      target: 'memorize input',
+      issues: parsed.error.issues.map((issue) => ({ path: ['input', ...issue.path].join('.'), message: issue.message })),
+    });
+  }
+  const value = parsed.data;
+  if (value.type === 'resource' && value.content === undefined && value.pages === undefined && value.uri === undefined) {
+    throw new MemoryValidationError({ target: 'memorize input', issues: [{ path: 'input.content', message: 'give content, pages or a uri' }] });
+  }
+  return value;
+}
+
+/** Splits text into paragraph segments with their character spans. */
+function paragraphSpans(content: string): Array<{ text: string; start: number; end: number }> {
+  const spans: Array<{ text: string; start: number; end: number }> = [];
+  const pattern = /[^\n]+(?:\n(?!\s*\n)[^\n]*)*/g;
+  for (const match of content.matchAll(pattern)) {
+    const start = match.index;
+    const textPart = match[0];
+    if (textPart.trim() !== '') spans.push({ text: textPart, start, end: start + textPart.length });
+  }
+  return spans;
+}
+
+/** The resource row and segments for an input (not yet written). */
+export function buildResource(input: MemorizeInput, scope: ScopeValues, ids: { newId(prefix: string): string }, now: string, pipelineRevision: number): { resource: ResourceRow; segments: SegmentRow[] } {
+  const id = ids.newId('res');
+  const segments: SegmentRow[] = [];
+  let content: string | undefined;
+  let modality: ResourceRow['modality'];
+  if (input.type === 'conversation') {
+    modality = 'conversation';
+    let offset = 0;
+    const parts: string[] = [];
+    input.messages.forEach((message, ordinal) => {
+      const line = `${message.role}: ${message.content}`;
+      segments.push({ id: `${id}_s${ordinal}`, resourceId: id, scope, ordinal, text: message.content, start: offset + message.role.length + 2, end: offset + line.length, role: message.role, occurredAt: message.occurredAt });
+      parts.push(line);
+      offset += line.length + 1;
+    });
+    content = parts.join('\n');
+  } else if (input.pages !== undefined) {
+    modality = 'document';
+    let offset = 0;
+    input.pages.forEach((page, index) => {
+      segments.push({ id: `${id}_s${index}`, resourceId: id, scope, ordinal: index, text: page, start: offset, end: offset + page.length, page: index + 1 });
+      offset += page.length + 1;
+    });
+    content = input.pages.join('\n');
+  } else {
+    modality = input.content === undefined ? 'uri' : 'document';
+    content = input.content;
+    if (content !== undefined) {
+      paragraphSpans(content).forEach((span, ordinal) => segments.push({ id: `${id}_s${ordinal}`, resourceId: id, scope, ordinal, ...span }));
+    }
+  }
+  const identity = input.type === 'conversation' ? { modality, messages: input.messages.map(({ role, content: said }) => [role, said]) } : { modality, content, uri: input.uri, mimeType: input.mimeType };
+  const resource: ResourceRow = {
+    id,
+    scope,
+    modality,
+    content,
+    uri: input.type === 'resource' ? input.uri : undefined,
+    mimeType: input.type === 'resource' ? input.mimeType : 'text/plain',
+    metadata: (input.metadata ?? {}) as Record<string, JsonValue>,
+    contentHash: canonicalHash(identity),
+    pipelineRevision,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return { resource, segments };
+}

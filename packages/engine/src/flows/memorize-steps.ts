@@ -1,0 +1,116 @@
+import type { EngineServices } from '../engine/engine-services';
+import type { PipelineStep } from '../pipeline/pipeline-step';
+import type { ItemEvidence, ItemRow, ResourceRow, ScopeValues, SegmentRow } from '../store/engine-store-rows';
+import { routeItemToCategories } from '../engine/category-definitions';
+import { buildResource, type MemorizeInput } from './memorize-input';
+import { extractByRules, extractWithModel, type ItemCandidate } from './extraction-candidates';
+import { buildItem } from './item-builder';
+
+type Step = PipelineStep<EngineServices>;
+
+/** ingest_resource: builds the resource and its segments; finds an earlier memorize of the same content. */
+export const ingestResourceStep: Step = {
+  stepId: 'ingest_resource',
+  role: 'ingest',
+  requires: ['scope', 'input'],
+  produces: ['resource', 'segments', 'duplicateOf'],
+  capabilities: [],
+  async run({ state, services }) {
+    const scope = state.scope as ScopeValues;
+    const built = buildResource(state.input as MemorizeInput, scope, services, services.now(), services.pipelineRevision);
+    state.resource = built.resource;
+    state.segments = built.segments;
+    state.duplicateOf = await services.store.findResourceByHash(scope, built.resource.contentHash, services.pipelineRevision);
+  },
+};
+
+/** preprocess_multimodal: text resources pass through; a URI-only or binary resource needs a model (not built in yet). */
+export const preprocessStep: Step = {
+  stepId: 'preprocess_multimodal',
+  role: 'preprocess',
+  requires: ['resource', 'segments'],
+  produces: ['segments'],
+  capabilities: [],
+  optionalCapabilities: ['llm'],
+  async run({ state, note }) {
+    const resource = state.resource as ResourceRow;
+    if (resource.content === undefined) note('no inline content: the resource is kept, nothing is extracted (no ASR/OCR/caption step configured)');
+  },
+};
+
+/** extract_items: candidates from the profile's model, or from the rules when it has none. */
+export const extractItemsStep: Step = {
+  stepId: 'extract_items',
+  role: 'extract',
+  requires: ['resource', 'segments'],
+  produces: ['candidates'],
+  capabilities: [],
+  optionalCapabilities: ['llm'],
+  async run({ state, services, profileName, signal, recordUsage, note }) {
+    const resource = state.resource as ResourceRow;
+    const segments = state.segments as SegmentRow[];
+    if (state.duplicateOf !== undefined || segments.length === 0) {
+      state.candidates = [];
+      return;
+    }
+    const profile = services.profiles.get(profileName);
+    if (profile?.model === undefined) {
+      note('no model: rule-based extraction');
+      state.candidates = extractByRules(resource.id, segments);
+      return;
+    }
+    const { candidates, usage } = await extractWithModel(profile, resource.id, segments, signal);
+    recordUsage(usage);
+    state.candidates = candidates;
+  },
+};
+
+/** dedupe_merge: exact duplicates (same normalised text) in the batch or the scope reinforce the existing item. */
+export const dedupeMergeStep: Step = {
+  stepId: 'dedupe_merge',
+  role: 'dedupe',
+  requires: ['scope', 'candidates'],
+  produces: ['newItems', 'reinforced'],
+  capabilities: [],
+  async run({ state, services }) {
+    const scope = state.scope as ScopeValues;
+    const metadata = (state.input as MemorizeInput).metadata;
+    const now = services.now();
+    const built = (state.candidates as ItemCandidate[]).map((candidate) =>
+      buildItem(services, { scope, kind: candidate.kind, text: candidate.text, confidence: candidate.confidence, evidence: [candidate.evidence], expiresAt: candidate.expiresAt, metadata: metadata as ItemRow['metadata'] | undefined }, now),
+    );
+    const existing = await services.store.findItemsByTextHash(scope, [...new Set(built.map((item) => item.textHash))]);
+    const existingByHash = new Map(existing.filter((item) => item.mergedInto === undefined).map((item) => [item.textHash, item]));
+    const fresh = new Map<string, ItemRow>();
+    const reinforced = new Map<string, { item: ItemRow; evidence: ItemEvidence[] }>();
+    for (const item of built) {
+      const known = existingByHash.get(item.textHash);
+      if (known !== undefined) {
+        const entry = reinforced.get(known.id) ?? { item: known, evidence: [] };
+        entry.evidence.push(...item.evidence);
+        reinforced.set(known.id, entry);
+        continue;
+      }
+      const earlier = fresh.get(item.textHash);
+      if (earlier === undefined) fresh.set(item.textHash, item);
+      else fresh.set(item.textHash, { ...earlier, confidence: Math.max(earlier.confidence, item.confidence), evidence: [...earlier.evidence, ...item.evidence] });
+    }
+    state.newItems = [...fresh.values()];
+    state.reinforced = [...reinforced.values()];
+  },
+};
+
+/** categorize_items: maps each new item onto the user's categories (kinds and keywords). */
+export const categorizeItemsStep: Step = {
+  stepId: 'categorize_items',
+  role: 'categorize',
+  requires: ['newItems'],
+  produces: ['newItems'],
+  capabilities: [],
+  optionalCapabilities: ['llm'],
+  async run({ state, services }) {
+    state.newItems = (state.newItems as ItemRow[]).map((item) => ({ ...item, categoryKeys: routeItemToCategories(services.categories, item.kind, item.lexicalTokens) }));
+  },
+};
+
+export const memorizeExtractionSteps: readonly Step[] = [ingestResourceStep, preprocessStep, extractItemsStep, dedupeMergeStep, categorizeItemsStep];
