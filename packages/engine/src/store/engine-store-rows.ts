@@ -93,6 +93,8 @@ export interface ItemRow {
   /** Keys of the categories the item belongs to. */
   readonly categoryKeys: readonly string[];
   readonly metadata: Readonly<Record<string, JsonValue>>;
+  /** The caller's provenance reference (such as the contract's `MemorySourceRef`), kept and returned as given. */
+  readonly origin?: JsonValue | undefined;
   /**
    * The analysed tokens of text and summary (`tokenize` of `@memplane/core/rules`: NFKC, lowercase,
    * stopwords out, Porter2 stems), repeats kept for term frequency. Computed by the engine, so every
@@ -132,6 +134,7 @@ export type ItemPatch = Partial<
     | 'evidence'
     | 'categoryKeys'
     | 'metadata'
+    | 'origin'
     | 'textHash'
     | 'lexicalTokens'
     | 'expiresAt'

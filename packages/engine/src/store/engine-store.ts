@@ -123,6 +123,8 @@ export interface EngineStoreSession {
   insertItems(items: readonly ItemRow[]): Promise<void>;
   /** Items of one scope by id; missing ids (and ids of other scopes) are absent from the map. */
   getItems(scope: ScopeValues, itemIds: readonly string[]): Promise<Map<string, ItemRow>>;
+  /** Items by id that lie in the range (for reads with a partial scope and for vector hits). */
+  getItemsInRange(range: ScopeRange, itemIds: readonly string[]): Promise<Map<string, ItemRow>>;
   /**
    * Applies `patch` when the stored version equals `expectedVersion`, bumping the version by 1.
    * Returns the new row; throws `MemoryConflictError` on a version mismatch and returns `undefined`

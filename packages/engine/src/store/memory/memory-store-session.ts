@@ -56,6 +56,14 @@ export function createMemorySession(state: () => MemoryStoreState): EngineStoreS
       }
       return found;
     },
+    async getItemsInRange(range, itemIds) {
+      const found = new Map<string, ItemRow>();
+      for (const itemId of itemIds) {
+        const item = state().items.get(itemId);
+        if (item !== undefined && scopeInRange(item.scope, range)) found.set(itemId, item);
+      }
+      return found;
+    },
     async updateItem(scope, itemId, expectedVersion, patch) {
       const item = ownItem(scope, itemId);
       if (item === undefined) return undefined;
