@@ -142,3 +142,26 @@ describe('the token secret', () => {
     expect(loopback.requests).toEqual([]);
   });
 });
+
+describe('the server rate limit', () => {
+  it('a call over the token limit is MEMORY_RATE_LIMITED with its wait, a capture refused so is not recorded, and goes through once the limit refills', async () => {
+    let clock = Date.parse('2026-11-24T10:00:00Z');
+    worker = await startWorker({ companies: { acme: markdownCompany } }, {}, undefined, 'http', { rateLimit: { requestsPerMinute: 60, burst: 15 }, now: () => clock });
+    const { harness } = worker;
+    seedAcme(harness);
+    let limited: { error?: string } | undefined;
+    for (let attempt = 0; attempt < 20 && limited === undefined; attempt += 1) {
+      const result = await harness.executeTool('memory_search', { query: 'release' }, run('acme', 'planner', 'run-1'));
+      if (result.error !== undefined) limited = result;
+    }
+    expect(limited?.error).toMatch(/^MEMORY_RATE_LIMITED: The token's rate limit is reached; retry in \d+ s\./);
+    await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-1' });
+    expect(handlerFailures(harness).map((entry) => entry.meta?.error)).toEqual([expect.stringMatching(/^MEMORY_RATE_LIMITED/)]);
+    expect(await harness.ctx.state.get(capturedKey('evt-1'))).toBeNull();
+
+    clock += 60_000;
+    await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-1' });
+    expect(await harness.ctx.state.get(capturedKey('evt-1'))).not.toBeNull();
+    expect((await worker.operations('acme')).filter((entry) => entry.operation === 'capture')).toHaveLength(1);
+  });
+});

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryService, createSqliteMemoryServiceStore, dataFolderCursorSecret, type MemoryOperationEntry, type MemoryService, type MemoryServiceSettings } from '@memplane/service';
-import { openServerTokenFile, startMemplaneServer, type RunningMemplaneServer, type ServerTokenFile } from '@memplane/server';
+import { openServerTokenFile, startMemplaneServer, type RunningMemplaneServer, type ServerTokenFile, type StartMemplaneServerSettings } from '@memplane/server';
 import { createTestHarness, type TestHarness } from '@paperclipai/plugin-sdk/testing';
 import { createMemplanePaperclipPlugin, type MemplanePaperclipPlugin } from '../memplane-paperclip-plugin';
 import { pluginSqliteFileName } from '../paperclip-service-host';
@@ -33,7 +33,10 @@ export interface StartedWorker {
 }
 
 /** Stands a real `memplane serve` up on 127.0.0.1 (a free port) over a service in `folder`, with one operator token. */
-async function startServer(folder: string, settings: Partial<MemoryServiceSettings>) {
+/** What a test may set on the server it stands up (rate limits and their clock). */
+export type TestServerSettings = Pick<StartMemplaneServerSettings, 'rateLimit' | 'now'>;
+
+async function startServer(folder: string, settings: Partial<MemoryServiceSettings>, serverSettings: TestServerSettings) {
   const service = await createMemoryService({
     store: createSqliteMemoryServiceStore({ filename: join(folder, pluginSqliteFileName) }),
     dataDirectory: folder,
@@ -42,7 +45,7 @@ async function startServer(folder: string, settings: Partial<MemoryServiceSettin
   });
   const tokens = openServerTokenFile(join(folder, 'server-tokens.json'));
   const issued = await tokens.issue({ role: 'operator', operatorId: 'paperclip' }, { label: 'paperclip plugin' });
-  const http = await startMemplaneServer({ service, verifyToken: (token) => tokens.verify(token), port: 0, rateLimit: false, inspectorDirectory: false });
+  const http = await startMemplaneServer({ service, verifyToken: (token) => tokens.verify(token), port: 0, rateLimit: false, inspectorDirectory: false, ...serverSettings });
   return { service, tokens, http, token: issued.token, tokenId: issued.record.id };
 }
 
@@ -58,9 +61,10 @@ export async function startWorker(
   serviceSettings: Partial<MemoryServiceSettings> = {},
   prepare: (harness: TestHarness, folder: string) => void = () => undefined,
   mode: WorkerMode = 'worker',
+  serverSettings: TestServerSettings = {},
 ): Promise<StartedWorker> {
   const folder = await mkdtemp(join(tmpdir(), 'memplane-paperclip-worker-'));
-  const server = mode === 'http' ? await startServer(folder, serviceSettings) : undefined;
+  const server = mode === 'http' ? await startServer(folder, serviceSettings, serverSettings) : undefined;
   const pluginConfig = server === undefined ? config : { ...config, service: { mode: 'http', url: server.http.url, token: { $secret: { key: serverTokenSecretId } } } };
   const harness = createTestHarness({ manifest: workerTestManifest, config: pluginConfig });
   if (server !== undefined) {
