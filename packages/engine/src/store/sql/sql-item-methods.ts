@@ -10,7 +10,7 @@ import { chunks, type SqlStoreContext, withConflict } from './sql-store-context'
 
 type ItemMethods = Pick<
   EngineStoreSession,
-  'insertItems' | 'getItems' | 'updateItem' | 'deleteItems' | 'listItems' | 'findItemsByTextHash' | 'searchLexical' | 'recordItemUse' | 'countItems'
+  'insertItems' | 'getItems' | 'getItemsInRange' | 'updateItem' | 'deleteItems' | 'listItems' | 'findItemsByTextHash' | 'searchLexical' | 'recordItemUse' | 'countItems'
 >;
 
 /** The item reads and writes of the SQL stores; every statement compares all scope columns. */
@@ -32,7 +32,18 @@ export function sqlItemMethods(connection: SqlConnection, context: SqlStoreConte
     return found;
   }
 
+  async function getItemsInRange(range: ScopeRange, itemIds: readonly string[]): Promise<Map<string, ItemRow>> {
+    const found = new Map<string, ItemRow>();
+    const where = scopeRange(fields, range);
+    for (const ids of chunks([...new Set(itemIds)], 500)) {
+      const rows = await connection.all<Record<string, unknown>>(`SELECT * FROM ${items} WHERE ${where.sql} AND ${idIn(ids)}`, [...where.params, ...ids]);
+      for (const item of read(rows)) found.set(item.id, item);
+    }
+    return found;
+  }
+
   return {
+    getItemsInRange,
     async insertItems(rows) {
       // Each row's scope is checked like any other write: every field present, no stranger.
       for (const row of rows) exactScope(fields, row.scope);

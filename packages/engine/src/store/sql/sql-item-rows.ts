@@ -8,7 +8,7 @@ import { readScope } from './sql-scope-clause';
 export const itemColumns = [
   'id', 'text', 'summary', 'kind', 'status', 'pii_risk', 'confidence', 'stability', 'version', 'evidence', 'category_keys', 'metadata',
   'text_hash', 'lexical_tokens', 'token_count', 'use_count', 'last_used_at', 'expires_at', 'merged_into', 'embedding_model', 'scope_schema_hash', 'taxonomy_version',
-  'pipeline_revision', 'created_at', 'updated_at',
+  'pipeline_revision', 'created_at', 'updated_at', 'origin',
 ] as const;
 
 const nullable = (value: unknown) => (value === undefined ? null : value);
@@ -21,7 +21,7 @@ export function itemParams(dialect: SqlDialect, fields: readonly string[], item:
     dialect.writeJson(item.evidence), dialect.writeJson(item.categoryKeys), dialect.writeJson(item.metadata), item.textHash,
     dialect.writeJson(item.lexicalTokens), item.lexicalTokens.length, item.useCount, nullable(item.lastUsedAt), nullable(item.expiresAt),
     nullable(item.mergedInto), nullable(item.embeddingModel), item.scopeSchemaHash, item.taxonomyVersion, item.pipelineRevision,
-    item.createdAt, item.updatedAt,
+    item.createdAt, item.updatedAt, item.origin === undefined ? null : dialect.writeJson(item.origin),
   ];
 }
 
@@ -62,6 +62,7 @@ export function readItem(dialect: SqlDialect, fields: readonly string[], row: Re
     pipelineRevision: Number(row.pipeline_revision),
     createdAt: String(row.created_at),
     updatedAt: String(row.updated_at),
+    ...(row.origin === null || row.origin === undefined ? {} : { origin: dialect.readJson<JsonValue>(row.origin) }),
   };
 }
 
@@ -76,6 +77,7 @@ const patchColumns: Record<keyof ItemPatch, { column: string; json?: boolean }> 
   evidence: { column: 'evidence', json: true },
   categoryKeys: { column: 'category_keys', json: true },
   metadata: { column: 'metadata', json: true },
+  origin: { column: 'origin', json: true },
   textHash: { column: 'text_hash' },
   lexicalTokens: { column: 'lexical_tokens', json: true },
   expiresAt: { column: 'expires_at' },

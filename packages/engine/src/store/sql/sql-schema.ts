@@ -18,6 +18,11 @@ interface TableSpec {
   readonly primaryKey: readonly string[];
   /** Whether the primary key starts with the scope columns (rows keyed within a scope, not by a global id). */
   readonly keyedInScope?: boolean;
+  /**
+   * For the term table: the key is (boundary fields, first key column, other scope fields, rest),
+   * so a lookup by term within a boundary value uses the index even when narrower fields are ANY.
+   */
+  readonly termAfterBoundary?: boolean;
   /** Unique indexes after the scope prefix (each also starts with the scope columns). */
   readonly unique?: ReadonlyArray<readonly string[]>;
   /** Plain indexes after the scope prefix. */
@@ -106,6 +111,7 @@ export const engineTables: readonly TableSpec[] = [
       ['pipeline_revision', 'INTEGER NOT NULL'],
       ['created_at', 'TEXT NOT NULL'],
       ['updated_at', 'TEXT NOT NULL'],
+      ['origin', 'JSON'],
     ],
     primaryKey: ['id'],
     indexes: [['created_at', 'id'], ['text_hash'], ['status', 'kind']],
@@ -137,6 +143,7 @@ export const engineTables: readonly TableSpec[] = [
     ],
     primaryKey: ['term', 'item_id'],
     keyedInScope: true,
+    termAfterBoundary: true,
     indexes: [['item_id']],
   },
   {
@@ -197,7 +204,7 @@ function columnType(dialect: SqlDialect, declared: string): string {
 }
 
 /** `CREATE TABLE IF NOT EXISTS` and `CREATE INDEX IF NOT EXISTS` statements for one scope schema. */
-export function engineTableStatements(dialect: SqlDialect, scopeFields: readonly string[]): string[] {
+export function engineTableStatements(dialect: SqlDialect, scopeFields: readonly string[], boundaryFields: readonly string[] = []): string[] {
   const scope = scopeFields.map(scopeColumn);
   const statements: string[] = [];
   for (const table of engineTables) {
@@ -206,7 +213,13 @@ export function engineTableStatements(dialect: SqlDialect, scopeFields: readonly
       ...prefix.map((column) => `${column} TEXT NOT NULL`),
       ...table.columns.map(([name, type]) => `${quoteIdentifier(name)} ${columnType(dialect, type)}`),
     ];
-    const keyColumns = [...(table.keyedInScope === true ? prefix : []), ...table.primaryKey.map(quoteIdentifier)];
+    const ownKey = table.primaryKey.map(quoteIdentifier);
+    const boundary = scopeFields.filter((field) => boundaryFields.includes(field)).map(scopeColumn);
+    const narrower = scope.filter((column) => !boundary.includes(column));
+    const keyColumns =
+      table.termAfterBoundary === true
+        ? [...boundary, ownKey[0] as string, ...narrower, ...ownKey.slice(1)]
+        : [...(table.keyedInScope === true ? prefix : []), ...ownKey];
     statements.push(`CREATE TABLE IF NOT EXISTS ${dialect.table(table.name)} (${columns.join(', ')}, PRIMARY KEY (${keyColumns.join(', ')}))`);
     const indexName = (suffix: string) => quoteIdentifier(`${table.name}_${suffix}`.slice(0, 63));
     const indexOn = (columnsAfter: readonly string[]) => [...prefix, ...columnsAfter.map(quoteIdentifier)].join(', ');
