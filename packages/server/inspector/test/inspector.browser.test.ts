@@ -243,7 +243,9 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 60_000 }, () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const leaver = await context.newPage();
     await signIn(leaver, fixture.url, token);
-    await leaver.getByRole('link', { name: 'Operations' }).waitFor();
+    // Every call of the first page has answered before the token is revoked.
+    await leaver.getByRole('row', { name: /agent builder extract agent override/ }).waitFor();
+    await leaver.waitForLoadState('networkidle');
     expect(await fixture.served.tokens.revoke(record.id)).toBe(true);
     await leaver.getByRole('link', { name: 'Operations' }).click();
     await leaver.getByRole('status').filter({ hasText: 'The token was refused' }).waitFor();

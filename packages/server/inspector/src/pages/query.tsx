@@ -30,7 +30,10 @@ function Explanation({ answer }: { answer: QueryAnswer }) {
   }
   if (binding === undefined) return null;
   return binding.capabilities.explain === true ? (
-    <p>The provider of {binding.key} can explain its retrieval, but the server returned no trace for this query.</p>
+    <p>
+      The provider of {binding.key} ({binding.providerId}) declares <code>explain</code>, but the service does not expose retrieval traces over HTTP yet, so none is
+      shown.
+    </p>
   ) : (
     <p>The provider of {binding.key} ({binding.providerId}) does not explain its retrieval.</p>
   );
