@@ -1,27 +1,16 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { reachTestPostgres } from '../../service-postgres/src/test-support/reach-test-postgres';
 import { ensureDefaultBinding } from './mcp-bindings-config';
 import { openEmbeddedService } from './mcp-embedded-service';
 import { connectInProcess } from './test-support/mcp-test-service';
 
 // The Postgres server of @memplane/service-postgres's tests: started when stopped, or MEMPLANE_TEST_POSTGRES_URL.
-function postgresUrl(): { url?: string; reason?: string } {
-  const script = fileURLToPath(new URL('../../service-postgres/scripts/ensure-postgres.sh', import.meta.url));
-  try {
-    const lines = execFileSync('sh', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }).trim().split('\n');
-    return { url: lines.at(-1) };
-  } catch (error) {
-    return { reason: `no PostgreSQL server: ${String((error as { stderr?: unknown }).stderr ?? error).trim()}` };
-  }
-}
-
-const server = postgresUrl();
+const server = reachTestPostgres();
 
 describe.skipIf(server.url === undefined)(`memplane-mcp --postgres${server.reason === undefined ? '' : ` (skipped: ${server.reason})`}`, () => {
   it('keeps bindings and the operation log in Postgres, and markdown memory in the data folder', async () => {
