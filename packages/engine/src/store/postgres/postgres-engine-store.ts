@@ -75,7 +75,7 @@ export function createPostgresEngineStore(settings: PostgresEngineStoreSettings)
     database,
     provisioning: {
       dialect,
-      statements: (fields) => [`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`, ...engineTableStatements(dialect, fields)],
+      statements: (fields, boundaryFields) => [`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`, ...engineTableStatements(dialect, fields, boundaryFields)],
       listColumns,
     },
     // Two processes opening a new database at once would race on CREATE TABLE IF NOT EXISTS; the lock orders them.

@@ -54,7 +54,7 @@ export function createSqliteEngineStore(settings: SqliteEngineStoreSettings): En
     database: sql,
     provisioning: {
       dialect: sqliteDialect,
-      statements: (fields) => engineTableStatements(sqliteDialect, fields),
+      statements: (fields, boundaryFields) => engineTableStatements(sqliteDialect, fields, boundaryFields),
       listColumns,
     },
     context: (scopeFields) => ({
