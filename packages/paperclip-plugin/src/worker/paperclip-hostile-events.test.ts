@@ -3,26 +3,12 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { comment, company, issue } from './test-support/paperclip-fixtures';
-import { startWorker, type StartedWorker } from './test-support/worker-harness';
+import { startWorker, workerModes, type StartedWorker } from './test-support/worker-harness';
 
 const allHooks = { issueCommentCapture: true, issueDocumentCapture: true, postRunCapture: true };
 const markdownCompany = { bindings: [{ key: 'default', providerId: 'markdown', hooks: allHooks }], default: 'default' };
 const globexSecret = 'Globex merger closes on Friday';
 const eventTypes = ['agent.run.started', 'agent.run.finished', 'agent.run.failed', 'agent.run.cancelled', 'issue.comment.created', 'issue.document.created', 'issue.document.updated'] as const;
-
-let worker: StartedWorker;
-beforeAll(async () => {
-  worker = await startWorker({ companies: { acme: markdownCompany, globex: markdownCompany } });
-  worker.harness.seed({
-    companies: [company('acme'), company('globex')],
-    issues: [issue('acme', 'a-1', 'Acme work', 'Acme description'), issue('globex', 'g-1', 'Merger', globexSecret)],
-    issueComments: [comment('globex', 'g-1', 'g-c1', globexSecret, { agentId: 'g-agent', runId: 'g-run' })],
-  });
-  await worker.harness.ctx.issues.documents.upsert({ issueId: 'g-1', key: 'plan', body: globexSecret, companyId: 'globex' });
-});
-afterAll(async () => {
-  await worker.stop();
-});
 
 async function filesUnder(folder: string): Promise<string> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
@@ -43,7 +29,22 @@ const hostilePayload = fc.record(
   { requiredKeys: [] },
 );
 
-describe('hostile event payloads', () => {
+describe.each(workerModes)('hostile event payloads, service in %s mode', (mode) => {
+  let worker: StartedWorker;
+  beforeAll(async () => {
+    worker = await startWorker({ companies: { acme: markdownCompany, globex: markdownCompany } }, {}, undefined, mode);
+    worker.harness.seed({
+      companies: [company('acme'), company('globex')],
+      issues: [issue('acme', 'a-1', 'Acme work', 'Acme description'), issue('globex', 'g-1', 'Merger', globexSecret)],
+      issueComments: [comment('globex', 'g-1', 'g-c1', globexSecret, { agentId: 'g-agent', runId: 'g-run' })],
+    });
+    await worker.harness.ctx.issues.documents.upsert({ issueId: 'g-1', key: 'plan', body: globexSecret, companyId: 'globex' });
+  });
+  afterAll(async () => {
+    await worker.stop();
+  });
+
+
   it('never throw at the host, and never move another company\'s text into the event\'s company', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...eventTypes), hostilePayload, fc.option(hostileId, { nil: undefined }), async (eventType, payload, entityId) => {
