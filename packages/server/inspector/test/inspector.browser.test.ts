@@ -15,6 +15,7 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 60_000 }, () => {
   let browser: Browser;
   let operator: BrowserContext;
   let page: Page;
+  const requested: string[] = [];
 
   const acme = (path: string) => `${fixture.url}/#/acme/${path}`;
   const acmeAs = { kind: 'company', companyId: 'acme', userId: 'check', role: 'admin' } as const;
@@ -25,6 +26,7 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 60_000 }, () => {
     fixture = await startInspectorFixture(built);
     operator = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     operator.setDefaultTimeout(10_000);
+    operator.on('request', (request) => requested.push(request.url()));
     page = await operator.newPage();
     // A script error or a dialog the page did not ask for fails the run.
     page.on('pageerror', (error) => {
@@ -55,7 +57,7 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 60_000 }, () => {
     expect(await operator.cookies()).toEqual([]);
     expect(page.url()).not.toContain(fixture.tokens.operator);
     // An operator of every company sees each company the server knows.
-    expect(await page.getByLabel('Company').locator('option').allTextContents()).toEqual(['acme', 'globex']);
+    expect(await page.getByLabel('Company', { exact: true }).locator('option').allTextContents()).toEqual(['acme', 'globex']);
   });
 
   it('shows each agent’s binding and how it resolved, and disables a binding only after confirmation', async () => {
@@ -134,6 +136,11 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 60_000 }, () => {
     await detail.getByText('agentId=planner', { exact: false }).waitFor();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('operation-detail-title');
     await screenshot(page, 'operations');
+    await page.keyboard.press('Escape');
+    await detail.waitFor({ state: 'detached' });
+    await link.focus();
+    await page.keyboard.press('Enter');
+    await detail.waitFor();
 
     // A date range in the future matches nothing.
     await page.getByLabel('From').fill('2099-01-01T00:00');
@@ -221,11 +228,24 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 60_000 }, () => {
     await screenshot(page, 'usage', { fullPage: true });
   });
 
+  it('loads nothing from outside the server (the followed backlink aside)', () => {
+    expect(requested.length).toBeGreaterThan(50);
+    expect(requested.filter((url) => !url.startsWith(`${fixture.url}/`) && !url.startsWith(`${paperclip.url}/`))).toEqual([]);
+  });
+
+  it('lets an operator switch companies', async () => {
+    await page.goto(acme('bindings'));
+    await page.getByLabel('Company', { exact: true }).selectOption('globex');
+    await page.waitForURL(/#\/globex\/bindings$/);
+    await page.getByRole('row').filter({ hasText: 'vault' }).first().waitFor();
+    expect(await page.getByRole('row').filter({ hasText: 'notes' }).count()).toBe(0);
+  });
+
   it('keeps a company admin inside their own company', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const admin = await context.newPage();
     await signIn(admin, fixture.url, fixture.tokens.globexAdmin);
-    expect(await admin.getByLabel('Company').locator('option').allTextContents()).toEqual(['globex']);
+    expect(await admin.getByLabel('Company', { exact: true }).locator('option').allTextContents()).toEqual(['globex']);
     await admin.getByRole('row').filter({ hasText: 'vault' }).filter({ hasText: 'memory' }).first().waitFor();
 
     await admin.goto(`${fixture.url}/#/acme/operations`);
