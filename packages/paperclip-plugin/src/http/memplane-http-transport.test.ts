@@ -130,6 +130,22 @@ describe('deadlines', () => {
   });
 });
 
+describe('a server that stalls after its headers', () => {
+  it('is given up on at the deadline too', async () => {
+    loopback = await startLoopbackServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"items":[');
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const transport = createHttpTransport({ baseUrl: loopback.url, token: 'mps_stall', timeoutMs: 1000, fetch: hostFetch });
+    const pending = failureOf(transport.call(call, anything));
+    // Let the headers arrive before the deadline passes.
+    while (loopback.requests.length === 0) await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(MemoryTimeoutError.isInstance(await pending)).toBe(true);
+  });
+});
+
 describe('against a real memplane serve', () => {
   let folder: string;
   let service: MemoryService;

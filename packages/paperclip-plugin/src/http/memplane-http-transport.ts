@@ -76,7 +76,8 @@ export function createHttpTransport(settings: HttpTransportSettings): HttpTransp
   const origin = new URL(settings.baseUrl).origin;
   const scrub = (text: string) => (settings.token === '' ? text : text.split(settings.token).join('[token]'));
 
-  async function send(call: HttpCall): Promise<Response> {
+  /** Sends the call and reads the whole answer, both within the deadline (a server may stall after its headers). */
+  async function send(call: HttpCall): Promise<{ response: Response; text: string }> {
     const url = urlOf(settings.baseUrl, call);
     // The host proxies ctx.http.fetch over JSON-RPC and drops an AbortSignal, so the deadline is kept here.
     const controller = new AbortController();
@@ -90,7 +91,8 @@ export function createHttpTransport(settings: HttpTransportSettings): HttpTransp
     try {
       const init: RequestInit = { method: call.method, headers: headersOf(settings.token, call), redirect: 'manual', signal: controller.signal };
       if (call.body !== undefined) init.body = JSON.stringify(call.body);
-      return await Promise.race([settings.fetch(url, init), deadline]);
+      const answered = settings.fetch(url, init).then(async (response) => ({ response, text: await response.text() }));
+      return await Promise.race([answered, deadline]);
     } catch (error) {
       if (MemoryTimeoutError.isInstance(error)) throw error;
       const reason = error instanceof Error ? scrub(error.message) : 'unknown error';
@@ -100,8 +102,7 @@ export function createHttpTransport(settings: HttpTransportSettings): HttpTransp
     }
   }
 
-  async function bodyOf(response: Response, call: HttpCall): Promise<{ text: string; json: unknown }> {
-    const text = await response.text();
+  function bodyOf(text: string, call: HttpCall): { text: string; json: unknown } {
     if (text.length > maxResponseCharacters) {
       throw new MemoryInvalidResponseError({ message: `memplane serve answered ${call.operation} with more than ${maxResponseCharacters} characters` });
     }
@@ -116,8 +117,8 @@ export function createHttpTransport(settings: HttpTransportSettings): HttpTransp
   return {
     origin,
     async call(call, schema) {
-      const response = await send(call);
-      const { text, json } = await bodyOf(response, call);
+      const { response, text: raw } = await send(call);
+      const { text, json } = bodyOf(raw, call);
       if (response.status >= 300) {
         throw problemError({ status: response.status, body: json, text: scrub(text.slice(0, 500)), retryAfter: response.headers.get('retry-after'), call, origin });
       }
