@@ -130,6 +130,20 @@ describe('deadlines', () => {
   });
 });
 
+describe('a server that answers without end', () => {
+  it('is refused once the answer passes the cap, without waiting for the rest', async () => {
+    const chunk = 'x'.repeat(1024 * 1024);
+    loopback = await startLoopbackServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      // 9 MiB, then the connection stays open: only a cap that reads as it goes answers.
+      for (let index = 0; index < 9; index += 1) response.write(chunk);
+    });
+    const transport = createHttpTransport({ baseUrl: loopback.url, token: 'mps_flood', timeoutMs: 60_000, fetch: hostFetch });
+    const failure = await failureOf(transport.call(call, anything));
+    expect(failure).toMatchObject({ code: 'MEMORY_INVALID_RESPONSE', message: expect.stringContaining('more than 8388608 characters') });
+  });
+});
+
 describe('a server that stalls after its headers', () => {
   it('is given up on at the deadline too', async () => {
     loopback = await startLoopbackServer((_request, response) => {

@@ -37,6 +37,23 @@ export interface HttpCall {
 /** The largest response the worker reads (a page of operations is far smaller). */
 const maxResponseCharacters = 8 * 1024 * 1024;
 
+/** Reads an answer up to the cap; a larger one is refused as soon as it passes the cap, not after it is held whole. */
+async function readCapped(response: Response, call: HttpCall): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    text += decoder.decode(value, { stream: true });
+    if (text.length > maxResponseCharacters) {
+      await reader.cancel();
+      throw new MemoryInvalidResponseError({ message: `memplane serve answered ${call.operation} with more than ${maxResponseCharacters} characters` });
+    }
+  }
+}
+
 /** The HTTP transport of the `memplane serve` client. */
 export interface HttpTransport {
   /** Sends a call and returns the JSON body checked against `schema` (undefined for 204). */
@@ -91,10 +108,10 @@ export function createHttpTransport(settings: HttpTransportSettings): HttpTransp
     try {
       const init: RequestInit = { method: call.method, headers: headersOf(settings.token, call), redirect: 'manual', signal: controller.signal };
       if (call.body !== undefined) init.body = JSON.stringify(call.body);
-      const answered = settings.fetch(url, init).then(async (response) => ({ response, text: await response.text() }));
+      const answered = settings.fetch(url, init).then(async (response) => ({ response, text: await readCapped(response, call) }));
       return await Promise.race([answered, deadline]);
     } catch (error) {
-      if (MemoryTimeoutError.isInstance(error)) throw error;
+      if (MemoryTimeoutError.isInstance(error) || MemoryInvalidResponseError.isInstance(error)) throw error;
       const reason = error instanceof Error ? scrub(error.message) : 'unknown error';
       throw new MemoryApiCallError({ message: `memplane serve at ${origin} could not be reached (${call.operation}): ${reason}`, url: `${origin}${call.path}`, isRetryable: true });
     } finally {
@@ -102,10 +119,7 @@ export function createHttpTransport(settings: HttpTransportSettings): HttpTransp
     }
   }
 
-  function bodyOf(text: string, call: HttpCall): { text: string; json: unknown } {
-    if (text.length > maxResponseCharacters) {
-      throw new MemoryInvalidResponseError({ message: `memplane serve answered ${call.operation} with more than ${maxResponseCharacters} characters` });
-    }
+  function bodyOf(text: string): { text: string; json: unknown } {
     if (text === '') return { text, json: undefined };
     try {
       return { text, json: JSON.parse(text) as unknown };
@@ -118,7 +132,7 @@ export function createHttpTransport(settings: HttpTransportSettings): HttpTransp
     origin,
     async call(call, schema) {
       const { response, text: raw } = await send(call);
-      const { text, json } = bodyOf(raw, call);
+      const { text, json } = bodyOf(raw);
       if (response.status >= 300) {
         throw problemError({ status: response.status, body: json, text: scrub(text.slice(0, 500)), retryAfter: response.headers.get('retry-after'), call, origin });
       }
