@@ -44,6 +44,11 @@ function days(value: string): number {
   return parsed;
 }
 
+/** Whether a bind address is this machine only. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 function stopSignal(): Promise<void> {
   return new Promise((resolveStop) => {
     const stop = () => {
@@ -135,6 +140,9 @@ function buildProgram(commandName: string, output: ServeCommandOutput, hooks: Se
           });
           try {
             output.stderr(`${commandName}: listening on ${served.http.url}${flags.inspector ? ' (inspector at /)' : ''}\n`);
+            if (!isLoopback(flags.host)) {
+              output.stderr(`${commandName}: ${flags.host} is reachable from other machines and this server speaks plain HTTP: put TLS in front of it\n`);
+            }
             if ((await served.tokens.list()).every((record) => record.revokedAt !== undefined)) {
               output.stderr(`${commandName}: no live token yet; issue one with \`${commandName} token issue --operator <id>\`\n`);
             }

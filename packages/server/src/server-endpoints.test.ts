@@ -95,4 +95,21 @@ describe('every endpoint over loopback', () => {
       expect(refusalsOnly(before, await companySnapshot(harness.service, 'acme'), ['MEMORY_VALIDATION'])).toBeUndefined();
     }
   });
+
+  it('refuses malformed query parameters with 422 naming them, for every endpoint that takes a query', async () => {
+    const withQuery = cases.filter((candidate) => candidate.path.includes('?'));
+    expect(withQuery.length).toBeGreaterThanOrEqual(10);
+    for (const endpoint of withQuery) {
+      const method = endpoint.route.split(' ')[0] ?? '';
+      for (const [extra, field] of [['unexpected=1', 'unexpected'], ['limit=lots', 'limit']] as const) {
+        if (field === 'limit' && !/[?&]limit=/.test(endpoint.path)) continue;
+        const path = `${endpoint.path.replace(/([?&])limit=\d+/, '$1')}&${extra}`.replace('?&', '?');
+        const before = await companySnapshot(harness.service, 'acme');
+        const response = await harness.call(method, path, { token: harness.token[endpoint.token] });
+        expect(`${method} ${path} ${response.status}`).toBe(`${method} ${path} 422`);
+        expect(response.body.issues.map((issue: { path: string }) => issue.path)).toContain(field);
+        expect(refusalsOnly(before, await companySnapshot(harness.service, 'acme'), ['MEMORY_VALIDATION'])).toBeUndefined();
+      }
+    }
+  });
 });

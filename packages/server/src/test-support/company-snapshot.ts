@@ -12,7 +12,13 @@ export async function companySnapshot(service: MemoryService, companyId: string)
   const context = { actor: snapshotActor, companyId };
   const control = service.control(context);
   const explorer = service.explorer(context);
-  const operations = (await explorer.listOperations({ limit: 200 })).items.filter((entry) => entry.actor.id !== 'snapshot');
+  const operations: Awaited<ReturnType<typeof explorer.listOperations>>['items'] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await explorer.listOperations({ limit: 200, ...(cursor === undefined ? {} : { cursor }) });
+    operations.push(...page.items.filter((entry) => entry.actor.id !== 'snapshot'));
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
   const bindings = await control.listBindings();
   let records: unknown = 'no binding';
   if (bindings.length > 0) {
