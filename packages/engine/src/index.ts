@@ -50,3 +50,5 @@ export { createInMemoryStore } from './store/memory/memory-store';
 export { createBruteForceVectorIndex } from './store/bruteforce-vector-index';
 export { compareByKeyset, itemPassesFilter, sameScope, scopeInRange, scopeKey } from './store/row-filters';
 export { effectiveStability, taxonomyRulesVersion } from './taxonomy/item-governance';
+export { createEngineAdapter, createEngineForAdapter, engineAdapterCapabilities, engineAdapterKey, engineAdapterOver, type EngineAdapterSettings } from './adapter/engine-adapter';
+export { memoryScopeBoundaryFields, memoryScopeModelSchema } from './adapter/engine-adapter-scope';

@@ -121,6 +121,9 @@ export async function createMemoryEngine(settings: MemoryEngineSettings): Promis
     getLatestIntention: async (scope) => store.getLatestIntention(full(scope, 'getLatestIntention scope')),
     writeItems: async (scope, items) => writeItems(services(), full(scope, 'writeItems scope'), items),
     getItems: async (scope, itemIds) => store.getItems(full(scope, 'getItems scope'), itemIds),
+    readItems: async (selector, itemIds) => store.getItemsInRange(resolveScopeSelector(scopeModel, selector, policy, 'readItems scope selector').range, itemIds),
+    listItems: async (selector, filter, page) =>
+      store.listItems(resolveScopeSelector(scopeModel, selector, policy, 'listItems scope selector').range, filter, { after: page.after, limit: Math.min(Math.max(Math.trunc(page.limit), 1), 1001) }),
     correct: async (scope, itemId, correction) => correctItem(services(), full(scope, 'correct scope'), itemId, correction),
     review: async (scope, itemId, decision) => reviewItem(services(), full(scope, 'review scope'), itemId, decision),
     forget: async (scope, itemIds) => forgetItems(services(), full(scope, 'forget scope'), itemIds),

@@ -18,9 +18,10 @@ const itemInputSchema = z.strictObject({
   kind: z.enum(memoryKinds).optional(),
   confidence: z.number().min(0).max(1).optional(),
   metadata: z.record(z.string(), jsonValueSchema).optional(),
+  origin: jsonValueSchema.optional(),
   expiresAt: z.iso.datetime({ offset: true }).optional(),
 });
-const correctionSchema = itemInputSchema.omit({ expiresAt: true }).partial();
+const correctionSchema = itemInputSchema.omit({ expiresAt: true, origin: true }).partial();
 
 function parse<Value>(schema: z.ZodType<Value>, value: unknown, target: string, prefix: string): Value {
   const parsed = schema.safeParse(value);
@@ -36,22 +37,60 @@ async function indexVectors(services: EngineServices, scope: ScopeValues, items:
   await services.vectorIndex.upsert(items.map((item, index) => ({ itemId: item.id, scope, model, vector: vectors[index] as Float32Array })));
 }
 
-/** Writes curated items (the taxonomy applied, categories routed) in one transaction. */
+/**
+ * Writes curated items (the taxonomy applied, categories routed) in one transaction. An item whose
+ * normalised text matches a live item of the scope updates that item instead of adding a twin.
+ */
 export async function writeItems(services: EngineServices, scope: ScopeValues, inputs: readonly ItemInput[]): Promise<ItemRow[]> {
   const checked = parse(z.array(itemInputSchema).min(1).max(1000), inputs, 'items', 'items');
   const now = services.now();
   const embeddingModel = services.embeddingProfile === undefined || services.vectorIndex === undefined ? undefined : describeModel(services.embeddingProfile.embeddingModel);
   const rows = checked.map((input) => {
     const kind = input.kind ?? 'note';
-    const row = buildItem(services, { scope, kind, text: input.text, summary: input.summary, confidence: input.confidence ?? 1, evidence: [], metadata: input.metadata as ItemRow['metadata'] | undefined, expiresAt: input.expiresAt }, now);
+    const row = buildItem(services, { scope, kind, text: input.text, summary: input.summary, confidence: input.confidence ?? 1, evidence: [], metadata: input.metadata as ItemRow['metadata'] | undefined, origin: input.origin as ItemRow['origin'], expiresAt: input.expiresAt }, now);
     return { ...row, categoryKeys: routeItemToCategories(services.categories, kind, row.lexicalTokens), embeddingModel };
   });
-  await services.store.transaction(async (tx) => {
-    await tx.insertItems(rows);
-    await refreshCategories(tx, services, scope, new Set(rows.flatMap((row) => row.categoryKeys)));
-    await indexVectors(services, scope, rows);
+  return services.store.transaction(async (tx) => {
+    const existing = await tx.findItemsByTextHash(scope, rows.map((row) => row.textHash));
+    const live = new Map(existing.filter((item) => item.mergedInto === undefined && item.status !== 'rejected').map((item) => [item.textHash, item.id]));
+    // One row per input, in input order; a later twin in the batch or the scope wins, like a second write.
+    const byId = new Map<string, ItemRow>();
+    const resultIds: string[] = [];
+    const inserted = new Set<string>();
+    const touched = new Set<string>();
+    for (const row of rows) {
+      for (const key of row.categoryKeys) touched.add(key);
+      const twinId = live.get(row.textHash);
+      if (twinId === undefined) {
+        byId.set(row.id, row);
+        inserted.add(row.id);
+        live.set(row.textHash, row.id);
+        resultIds.push(row.id);
+        continue;
+      }
+      if (inserted.has(twinId)) {
+        const twin = byId.get(twinId) as ItemRow;
+        byId.set(twinId, { ...row, id: twin.id, createdAt: twin.createdAt });
+        resultIds.push(twinId);
+        continue;
+      }
+      const current = byId.get(twinId) ?? (await tx.getItems(scope, [twinId])).get(twinId);
+      if (current === undefined) continue;
+      for (const key of current.categoryKeys) touched.add(key);
+      const updated = await tx.updateItem(scope, twinId, current.version, {
+        text: row.text, summary: row.summary, metadata: row.metadata, origin: row.origin, kind: row.kind, confidence: row.confidence, status: row.status,
+        piiRisk: row.piiRisk, stability: row.stability, expiresAt: row.expiresAt, textHash: row.textHash, lexicalTokens: row.lexicalTokens,
+        categoryKeys: row.categoryKeys, taxonomyVersion: row.taxonomyVersion, pipelineRevision: row.pipelineRevision, updatedAt: now,
+      });
+      if (updated !== undefined) byId.set(twinId, updated);
+      resultIds.push(twinId);
+    }
+    const fresh = [...inserted].map((id) => byId.get(id) as ItemRow);
+    await tx.insertItems(fresh);
+    await refreshCategories(tx, services, scope, touched);
+    await indexVectors(services, scope, fresh);
+    return resultIds.map((id) => byId.get(id) as ItemRow);
   });
-  return rows;
 }
 
 /** Corrects an item: the fields given change, the taxonomy is applied again, the version goes up by one. */

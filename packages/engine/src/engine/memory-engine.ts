@@ -7,6 +7,7 @@ import type { PipelineStep, StepConfig } from '../pipeline/pipeline-step';
 import type { ScopeSelector } from '../scope/scope-selector';
 import type { CategoryRow, EngineFlow, IntentionRow, ItemKind, ItemRow, PipelineRevisionRow, RunLogRow, ScopeValues, ServiceMetaRow } from '../store/engine-store-rows';
 import type { JsonValue } from '@memplane/core';
+import type { ItemFilter, ItemKeyset } from '../store/engine-store';
 import type { EngineServices } from './engine-services';
 
 /** Every flow result names its run, so the run log can be read back. */
@@ -23,6 +24,8 @@ export interface ItemInput {
   /** Default 1: a curated item is as sure as its writer. */
   readonly confidence?: number | undefined;
   readonly metadata?: Readonly<Record<string, JsonValue>> | undefined;
+  /** The caller's provenance reference, returned as given. */
+  readonly origin?: JsonValue | undefined;
   readonly expiresAt?: string | undefined;
 }
 
@@ -65,9 +68,16 @@ export interface MemoryEngine {
   getCategory(scope: ScopeValues, key: string, options?: CategoryReadOptions): Promise<CategoryView | undefined>;
   getLatestIntention(scope: ScopeValues): Promise<IntentionRow | undefined>;
 
-  /** Writes curated items as given, with the taxonomy applied. */
+  /**
+   * Writes curated items as given, with the taxonomy applied. An item whose normalised text matches
+   * a live item of the scope updates that item (summary, metadata, origin, kind) instead.
+   */
   writeItems(scope: ScopeValues, items: readonly ItemInput[]): Promise<ItemRow[]>;
   getItems(scope: ScopeValues, itemIds: readonly string[]): Promise<Map<string, ItemRow>>;
+  /** Items by id within a selector (checked against the cross-scope policy). */
+  readItems(selector: ScopeSelector, itemIds: readonly string[]): Promise<Map<string, ItemRow>>;
+  /** A keyset page of items within a selector, (createdAt, id) ascending; the page size is capped at 1000. */
+  listItems(selector: ScopeSelector, filter: ItemFilter, page: { after?: ItemKeyset | undefined; limit: number }): Promise<ItemRow[]>;
   /** Corrects an item (version + 1), re-applying the taxonomy; undefined when it is not in the scope. */
   correct(scope: ScopeValues, itemId: string, correction: ItemCorrection): Promise<ItemRow | undefined>;
   /** A reviewer's decision on an item: `approved` (refused while it holds raw PII) or `rejected`. */

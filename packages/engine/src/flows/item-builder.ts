@@ -12,6 +12,7 @@ export interface NewItemSource {
   readonly confidence: number;
   readonly evidence: readonly ItemEvidence[];
   readonly metadata?: Readonly<Record<string, JsonValue>> | undefined;
+  readonly origin?: JsonValue | undefined;
   readonly expiresAt?: string | undefined;
   readonly categoryKeys?: readonly string[] | undefined;
   readonly reviewedStatus?: ItemStatus | undefined;
@@ -35,6 +36,7 @@ export function buildItem(services: EngineServices, source: NewItemSource, now =
     evidence: source.evidence,
     categoryKeys: source.categoryKeys ?? [],
     metadata,
+    ...(source.origin === undefined ? {} : { origin: source.origin }),
     lexicalTokens: governed.lexicalTokens,
     textHash: governed.textHash,
     useCount: 0,

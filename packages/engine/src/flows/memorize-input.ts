@@ -5,6 +5,8 @@ import type { ResourceRow, ScopeValues, SegmentRow } from '../store/engine-store
 
 const text = z.string().max(2_000_000);
 const metadata = z.record(z.string(), jsonValueSchema).optional();
+/** The caller's provenance reference, copied onto every item as its `origin`. */
+const origin = jsonValueSchema.optional();
 const isoDate = z.iso.datetime({ offset: true }).optional();
 
 /** A file or text to memorize: inline content (optionally paged) or a URI. */
@@ -15,6 +17,7 @@ export const resourceInputSchema = z.strictObject({
   uri: z.string().url().max(4096).optional(),
   mimeType: z.string().max(255).optional(),
   metadata,
+  origin,
 });
 
 /** A conversation to memorize: turns in order. */
@@ -25,6 +28,7 @@ export const conversationInputSchema = z.strictObject({
     .min(1)
     .max(10_000),
   metadata,
+  origin,
 });
 
 /** What `memorize` takes (§6.1: resource | conversation). */

@@ -74,10 +74,10 @@ export const dedupeMergeStep: Step = {
   capabilities: [],
   async run({ state, services }) {
     const scope = state.scope as ScopeValues;
-    const metadata = (state.input as MemorizeInput).metadata;
+    const { metadata, origin } = state.input as MemorizeInput;
     const now = services.now();
     const built = (state.candidates as ItemCandidate[]).map((candidate) =>
-      buildItem(services, { scope, kind: candidate.kind, text: candidate.text, confidence: candidate.confidence, evidence: [candidate.evidence], expiresAt: candidate.expiresAt, metadata: metadata as ItemRow['metadata'] | undefined }, now),
+      buildItem(services, { scope, kind: candidate.kind, text: candidate.text, confidence: candidate.confidence, evidence: [candidate.evidence], expiresAt: candidate.expiresAt, metadata: metadata as ItemRow['metadata'] | undefined, origin: origin as ItemRow['origin'] }, now),
     );
     const existing = await services.store.findItemsByTextHash(scope, [...new Set(built.map((item) => item.textHash))]);
     const existingByHash = new Map(existing.filter((item) => item.mergedInto === undefined).map((item) => [item.textHash, item]));
