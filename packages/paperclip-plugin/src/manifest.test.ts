@@ -97,10 +97,15 @@ describe('the plugin manifest', () => {
     };
     expect(form(good)).toBe(true);
     expect(() => parsePluginConfig(good)).not.toThrow();
+    const http = { service: { mode: 'http', url: 'https://memory.example.com', token: { $secret: { key: 'serve-token' } } }, inspectorUrl: 'https://memory.example.com', ...good };
+    expect(form(http)).toBe(true);
+    expect(() => parsePluginConfig(http)).not.toThrow();
     const bad = [
       { companies: { acme: { bindings: [{ key: 'default', providerId: 'markdown', extra: true }] } } },
       { companies: { acme: { bindings: [{ key: '' }] } } },
       { company: 'acme' },
+      { service: { mode: 'http', url: 'https://memory.example.com', token: 'mps_plain' } },
+      { service: { mode: 'remote', url: 'https://memory.example.com' } },
     ];
     for (const config of bad) {
       expect(form(config), JSON.stringify(config)).toBe(false);

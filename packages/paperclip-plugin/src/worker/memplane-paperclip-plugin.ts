@@ -15,7 +15,7 @@ import { workerComponent, type PaperclipWorkerHost } from './paperclip-worker-ho
 export interface MemplanePaperclipPluginOptions {
   /** The data folder when the instance config names none. Default `~/.memplane/paperclip`. */
   dataDirectory?: string;
-  /** Service settings over the worker's (extra providers, deadlines, hydration caps, a clock for tests). */
+  /** Service settings over the worker's (extra providers, deadlines, hydration caps, a clock for tests); in http mode the server's own apply. */
   serviceSettings?: Partial<MemoryServiceSettings>;
 }
 
