@@ -66,9 +66,10 @@ export function readItem(dialect: SqlDialect, fields: readonly string[], row: Re
   };
 }
 
-const patchColumns: Record<keyof ItemPatch, { column: string; json?: boolean }> = {
+/** The columns an update may change; `optional` ones are cleared by a key given as `undefined`, the others left as they are. */
+const patchColumns: Record<keyof ItemPatch, { column: string; json?: boolean; optional?: boolean }> = {
   text: { column: 'text' },
-  summary: { column: 'summary' },
+  summary: { column: 'summary', optional: true },
   kind: { column: 'kind' },
   status: { column: 'status' },
   piiRisk: { column: 'pii_risk' },
@@ -80,15 +81,15 @@ const patchColumns: Record<keyof ItemPatch, { column: string; json?: boolean }> 
   origin: { column: 'origin', json: true },
   textHash: { column: 'text_hash' },
   lexicalTokens: { column: 'lexical_tokens', json: true },
-  expiresAt: { column: 'expires_at' },
-  mergedInto: { column: 'merged_into' },
-  embeddingModel: { column: 'embedding_model' },
+  expiresAt: { column: 'expires_at', optional: true },
+  mergedInto: { column: 'merged_into', optional: true },
+  embeddingModel: { column: 'embedding_model', optional: true },
   taxonomyVersion: { column: 'taxonomy_version' },
   pipelineRevision: { column: 'pipeline_revision' },
   updatedAt: { column: 'updated_at' },
 };
 
-/** The SET list of an item update. A key present with `undefined` clears an optional column. */
+/** The SET list of an item update. A key present with `undefined` clears an optional column and leaves a required one unchanged. */
 export function itemPatchSet(dialect: SqlDialect, patch: ItemPatch): { sql: string; params: unknown[] } {
   const sets: string[] = [];
   const params: unknown[] = [];
@@ -96,6 +97,7 @@ export function itemPatchSet(dialect: SqlDialect, patch: ItemPatch): { sql: stri
     const spec = patchColumns[key];
     if (spec === undefined) continue;
     const value = patch[key];
+    if (value === undefined && spec.optional !== true) continue;
     sets.push(`${quoteIdentifier(spec.column)} = ?`);
     params.push(value === undefined ? null : spec.json === true ? dialect.writeJson(value) : value);
   }

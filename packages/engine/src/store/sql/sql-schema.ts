@@ -220,7 +220,9 @@ export function engineTableStatements(dialect: SqlDialect, scopeFields: readonly
       table.termAfterBoundary === true
         ? [...boundary, ownKey[0] as string, ...narrower, ...ownKey.slice(1)]
         : [...(table.keyedInScope === true ? prefix : []), ...ownKey];
-    statements.push(`CREATE TABLE IF NOT EXISTS ${dialect.table(table.name)} (${columns.join(', ')}, PRIMARY KEY (${keyColumns.join(', ')}))`);
+    // SQLite keeps the term table clustered on its key: one B-tree per row instead of a table and its key index.
+    const clustered = dialect.name === 'sqlite' && table.termAfterBoundary === true ? ' WITHOUT ROWID' : '';
+    statements.push(`CREATE TABLE IF NOT EXISTS ${dialect.table(table.name)} (${columns.join(', ')}, PRIMARY KEY (${keyColumns.join(', ')}))${clustered}`);
     const indexName = (suffix: string) => quoteIdentifier(`${table.name}_${suffix}`.slice(0, 63));
     const indexOn = (columnsAfter: readonly string[]) => [...prefix, ...columnsAfter.map(quoteIdentifier)].join(', ');
     // Postgres index names live in the table's schema; SQLite's in the database. Neither takes a schema-qualified name in CREATE INDEX.
