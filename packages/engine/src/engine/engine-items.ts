@@ -8,6 +8,7 @@ import type { ItemRow, ScopeValues } from '../store/engine-store-rows';
 import { governItem } from '../taxonomy/item-governance';
 import { routeItemToCategories } from './category-definitions';
 import { refreshCategories } from './category-refresh';
+import { deriveIntention, intentionChanged, nextIntentionRow } from './intention-builder';
 import type { EngineServices } from './engine-services';
 import type { ItemCorrection, ItemInput } from './memory-engine';
 
@@ -159,6 +160,12 @@ export async function forgetItems(services: EngineServices, scope: ScopeValues, 
     const deleted = await tx.deleteItems(scope, all.map((item) => item.id));
     await services.vectorIndex?.remove(scope, deleted);
     await refreshCategories(tx, services, scope, new Set(all.flatMap((item) => item.categoryKeys)));
+    // Intentions hold copies of item text: the versions citing a forgotten item go, and the current one is derived again.
+    if ((await tx.deleteIntentionsCiting(scope, deleted)) > 0) {
+      const content = await deriveIntention(tx, services, scope);
+      const latest = await tx.getLatestIntention(scope);
+      if (intentionChanged(latest, content)) await tx.insertIntention(nextIntentionRow(services, scope, latest, content));
+    }
     return deleted.filter((id) => wanted.has(id));
   });
 }

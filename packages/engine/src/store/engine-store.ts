@@ -159,6 +159,11 @@ export interface EngineStoreSession {
   getLatestIntention(scope: ScopeValues): Promise<IntentionRow | undefined>;
   /** The latest intention of each scope in the range. */
   listLatestIntentions(range: ScopeRange): Promise<IntentionRow[]>;
+  /**
+   * Deletes every intention version of the scope whose `sourceItemIds` name one of the items (forget:
+   * intentions hold copies of item text). Returns how many versions were deleted.
+   */
+  deleteIntentionsCiting(scope: ScopeValues, itemIds: readonly string[]): Promise<number>;
 
   // Pipeline revisions (service-wide)
   /** Appends a revision; throws `MemoryConflictError` unless it is exactly latest + 1 (or 1 on an empty log). */

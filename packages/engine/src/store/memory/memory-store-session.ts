@@ -152,6 +152,14 @@ export function createMemorySession(state: () => MemoryStoreState): EngineStoreS
       }
       return found;
     },
+    async deleteIntentionsCiting(scope, itemIds) {
+      const key = scopeKey(scope);
+      const versions = state().intentions.get(key) ?? [];
+      const cited = new Set(itemIds);
+      const kept = versions.filter((intention) => !intention.sourceItemIds.some((id) => cited.has(id)));
+      state().intentions.set(key, kept);
+      return versions.length - kept.length;
+    },
     async appendPipelineRevision(revision) {
       const expected = (state().revisions.at(-1)?.revision ?? 0) + 1;
       if (revision.revision !== expected) {

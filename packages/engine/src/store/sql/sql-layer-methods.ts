@@ -1,11 +1,11 @@
 import type { EngineStoreSession } from '../engine-store';
 import type { CategoryRow, IntentionRow } from '../engine-store-rows';
 import { placeholders, type SqlConnection } from './sql-connection';
-import { scopeColumn } from './sql-dialect';
+import { quoteIdentifier, scopeColumn } from './sql-dialect';
 import { exactScope, readScope, scopeColumnList, scopeRange } from './sql-scope-clause';
 import { type SqlStoreContext, withConflict } from './sql-store-context';
 
-type LayerMethods = Pick<EngineStoreSession, 'upsertCategories' | 'listCategories' | 'getCategory' | 'insertIntention' | 'getLatestIntention' | 'listLatestIntentions'>;
+type LayerMethods = Pick<EngineStoreSession, 'upsertCategories' | 'listCategories' | 'getCategory' | 'insertIntention' | 'getLatestIntention' | 'listLatestIntentions' | 'deleteIntentionsCiting'>;
 
 const nullable = (value: unknown) => (value === undefined ? null : value);
 
@@ -109,6 +109,17 @@ export function sqlLayerMethods(connection: SqlConnection, context: SqlStoreCont
         where.params,
       );
       return rows.map(readIntention);
+    },
+
+    async deleteIntentionsCiting(scope, itemIds) {
+      const where = exactScope(fields, scope);
+      const cited = new Set(itemIds);
+      const rows = await connection.all<Record<string, unknown>>(`SELECT * FROM ${intentions} WHERE ${where.sql}`, where.params);
+      const doomed = rows.map(readIntention).filter((intention) => intention.sourceItemIds.some((id) => cited.has(id)));
+      for (const intention of doomed) {
+        await connection.run(`DELETE FROM ${intentions} WHERE ${where.sql} AND ${quoteIdentifier('id')} = ${placeholders(1)}`, [...where.params, intention.id]);
+      }
+      return doomed.length;
     },
   };
 }
