@@ -8,7 +8,7 @@ import { buildInspector, hostileText, startInspectorFixture, startPaperclipPage,
 
 const title = chromiumAvailable ? 'inspector in Chromium' : `inspector in Chromium (skipped: no browser at ${chromiumPath}; .ci/run installs it)`;
 
-describe.skipIf(!chromiumAvailable)(title, { timeout: 60_000 }, () => {
+describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
   let built: string;
   let fixture: InspectorFixture;
   let paperclip: Awaited<ReturnType<typeof startPaperclipPage>>;
@@ -25,7 +25,7 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 60_000 }, () => {
     [, paperclip, browser] = await Promise.all([buildInspector(built), startPaperclipPage(), launchChromium()]);
     fixture = await startInspectorFixture(built);
     operator = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    operator.setDefaultTimeout(10_000);
+    operator.setDefaultTimeout(20_000);
     operator.on('request', (request) => requested.push(request.url()));
     page = await operator.newPage();
     // A script error fails the run.
@@ -79,6 +79,8 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 60_000 }, () => {
     const resolution = page.getByRole('region', { name: 'Active binding per agent' });
     await resolution.getByRole('row', { name: /Company default notes company default/ }).waitFor();
     await resolution.getByRole('row', { name: /agent builder extract agent override/ }).waitFor();
+    // An agent without an override, seen in the latest operations, resolves to the company default.
+    await resolution.getByRole('row', { name: /agent planner notes company default/ }).waitFor();
     await page.getByRole('list', { name: 'Capabilities of notes' }).getByText('correction').waitFor();
     await screenshot(page, 'bindings');
 

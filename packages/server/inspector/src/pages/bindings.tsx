@@ -42,9 +42,15 @@ function ResolutionRow({ agentId }: { agentId: string | undefined }) {
 
 /** Each agent's active binding and how it was resolved: the company default and every agent override, plus any agent asked about. */
 function ResolutionTable({ targets }: { targets: MemoryBindingTarget[] }) {
+  const { api, companyId } = useInspector();
   const [asked, setAsked] = useState<string[]>([]);
   const [agent, setAgent] = useState('');
-  const agents = [...new Set([...targets.filter((target) => target.targetType === 'agent').map((target) => target.targetId), ...asked])];
+  // The service keeps no list of agents: besides the overrides, show the agents of the latest operations (one page, never the whole log).
+  const recent = useAsync(async () => {
+    const page = await endpoints(api, companyId).operations({}, undefined, 200);
+    return [...new Set(page.items.flatMap((entry) => (entry.scope.agentId === undefined ? [] : [entry.scope.agentId])))].sort();
+  }, [api, companyId]);
+  const agents = [...new Set([...targets.filter((target) => target.targetType === 'agent').map((target) => target.targetId), ...(recent.data ?? []), ...asked])];
   const ask = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = agent.trim();
@@ -54,6 +60,7 @@ function ResolutionTable({ targets }: { targets: MemoryBindingTarget[] }) {
   return (
     <section aria-labelledby="resolution-title">
       <h2 id="resolution-title">Active binding per agent</h2>
+      <p className="muted">The company default, every agent override, the agents of the latest 200 operations, and any agent you resolve.</p>
       <div className="table-scroll">
         <table>
           <thead>
