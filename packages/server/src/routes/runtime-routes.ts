@@ -1,4 +1,12 @@
-import { identifierSchema, MemoryValidationError } from '@memplane/core';
+import {
+  identifierSchema,
+  memoryCaptureResultSchema,
+  memoryContextBundleSchema,
+  memoryListPageSchema,
+  memoryRecordWriteResultSchema,
+  memorySnippetSchema,
+  MemoryValidationError,
+} from '@memplane/core';
 import { memoryHookKinds, serviceRequestSchemas, type MemoryCallContext, type MemoryService } from '@memplane/service';
 import { z } from 'zod';
 import { ok, pageSchema, type ServerRoute } from '../server-route';
@@ -6,11 +14,22 @@ import { ok, pageSchema, type ServerRoute } from '../server-route';
 const base = '/v1/companies/:companyId/memory';
 const runtime = serviceRequestSchemas.runtime;
 const result = { status: 200 as const, description: 'The service result: the provider result with `operationId`, `bindingKey` and `providerId`.' };
+const receipt = z.object({ operationId: z.string(), bindingKey: z.string(), providerId: z.string() });
+/** The documented result of a runtime call: the provider result as core describes it, with the service's receipt. */
+const resultOf = (schema: z.ZodObject) => ({ ...result, schema: schema.extend(receipt.shape) });
 
 type Runtime = ReturnType<MemoryService['runtime']>;
 
 /** A runtime endpoint that hands its body to one runtime method. */
-function bodyRoute(path: string, operationId: string, summary: string, schema: z.ZodType, run: (memory: Runtime, body: unknown) => Promise<unknown>, bodyRequired = true): ServerRoute {
+function bodyRoute(
+  path: string,
+  operationId: string,
+  summary: string,
+  schema: z.ZodType,
+  run: (memory: Runtime, body: unknown) => Promise<unknown>,
+  bodyRequired = true,
+  success: ServerRoute['success'] = result,
+): ServerRoute {
   return {
     method: 'post',
     path: `${base}/${path}`,
@@ -19,7 +38,7 @@ function bodyRoute(path: string, operationId: string, summary: string, schema: z
     summary,
     body: schema,
     bodyRequired,
-    success: result,
+    success,
     handle: async ({ service, context, body }) => ok(await run(service.runtime(context), body)),
   };
 }
@@ -36,11 +55,11 @@ const hookRunners: Record<string, HookRunner> = {
 
 /** The runtime endpoints: capture, upsert, query, list, get, forget, correct, profile, extraction jobs and hook emission. */
 export const runtimeRoutes: ServerRoute[] = [
-  bodyRoute('capture', 'memory.capture', 'Captures raw residue (a run, a comment, a document).', runtime.capture, (memory, body) => memory.capture(body as never)),
-  bodyRoute('records', 'memory.upsertRecords', 'Writes curated records.', runtime.upsertRecords, (memory, body) => memory.upsertRecords(body as never)),
-  bodyRoute('query', 'memory.query', 'The most relevant records for a query.', runtime.query, (memory, body) => memory.query(body as never)),
-  bodyRoute('list', 'memory.list', 'One page of the scope\'s records.', runtime.list, (memory, body) => memory.list((body ?? {}) as never), false),
-  bodyRoute('get', 'memory.get', 'One record by handle, or `snippet: null`.', runtime.get, (memory, body) => memory.get(body as never)),
+  bodyRoute('capture', 'memory.capture', 'Captures raw residue (a run, a comment, a document).', runtime.capture, (memory, body) => memory.capture(body as never), true, resultOf(memoryCaptureResultSchema)),
+  bodyRoute('records', 'memory.upsertRecords', 'Writes curated records.', runtime.upsertRecords, (memory, body) => memory.upsertRecords(body as never), true, resultOf(memoryRecordWriteResultSchema)),
+  bodyRoute('query', 'memory.query', 'The most relevant records for a query.', runtime.query, (memory, body) => memory.query(body as never), true, resultOf(memoryContextBundleSchema)),
+  bodyRoute('list', 'memory.list', 'One page of the scope\'s records.', runtime.list, (memory, body) => memory.list((body ?? {}) as never), false, resultOf(memoryListPageSchema)),
+  bodyRoute('get', 'memory.get', 'One record by handle, or `snippet: null`.', runtime.get, (memory, body) => memory.get(body as never), true, resultOf(z.object({ snippet: memorySnippetSchema.nullable(), warnings: z.array(z.unknown()) }))),
   bodyRoute('forget', 'memory.forget', 'Forgets records by handle.', runtime.forget, (memory, body) => memory.forget(body as never)),
   bodyRoute('correct', 'memory.correct', 'Corrects a record (needs the `correction` capability).', runtime.correct, (memory, body) => memory.correct(body as never)),
   bodyRoute('profile', 'memory.profile', 'The scope\'s profile (needs the `profile` capability).', runtime.profile, (memory, body) => memory.profile((body ?? {}) as never), false),
