@@ -1,5 +1,5 @@
 import { MemoryError, MemoryValidationError } from '@memplane/core';
-import type { MemoryBinding, MemoryBindingTarget, MemoryCallContext, MemoryRuntime } from '@memplane/service';
+import { MemoryBindingNotFoundError, type MemoryBinding, type MemoryBindingTarget, type MemoryCallContext, type MemoryRuntime } from '@memplane/service';
 import { z } from 'zod';
 import type { PluginMemoryService } from '../worker/plugin-memory-service';
 import { guardAgentRuntime } from './http-agent-guard';
@@ -22,7 +22,8 @@ function companyOf(context: MemoryCallContext): string {
 }
 
 const segment = (value: string) => encodeURIComponent(value);
-const isAbsent = (error: unknown) => MemoryError.hasCode(error, 'MEMORY_NOT_FOUND') || MemoryError.hasCode(error, 'MEMORY_CONFIGURATION');
+// Only a 404 means the binding is not there; any other failure (a misconfigured server) is not read as absence.
+const isAbsent = (error: unknown) => MemoryError.hasCode(error, 'MEMORY_NOT_FOUND') || MemoryBindingNotFoundError.isInstance(error);
 
 /**
  * The worker's {@link PluginMemoryService} over `memplane serve`: every call goes to the

@@ -90,6 +90,17 @@ describe('memplane serve answers garbage', () => {
     expect(JSON.stringify([search, harness.logs])).not.toContain('echoed-secret-token-value');
   });
 
+  it('a failure of the binding read is not taken for a missing binding: nothing is created', async () => {
+    loopback = await startLoopbackServer((_request, response) => {
+      response.writeHead(500, { 'content-type': 'application/problem+json' });
+      response.end(JSON.stringify({ type: 'urn:memplane:problem:MEMORY_CONFIGURATION', title: 'Internal Server Error', status: 500, detail: 'store unavailable', code: 'MEMORY_CONFIGURATION' }));
+    });
+    const harness = await startAgainst(loopback, 'mps_config-test-token');
+    await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' });
+    expect(handlerFailures(harness).map((entry) => entry.meta?.error)).toEqual(['MEMORY_CONFIGURATION: store unavailable']);
+    expect(loopback.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v1/companies/acme/control/bindings/default']);
+  });
+
   it('a redirect is not followed with the token', async () => {
     const elsewhere = await startLoopbackServer((_request, response) => response.end('{}'));
     loopback = await startLoopbackServer((_request, response) => {
