@@ -107,7 +107,9 @@ function Shell({ token, onSignOut }: { token: string; onSignOut: (notice?: strin
                 {company}
               </option>
             ))}
-            {companyId !== undefined && !companies.includes(companyId) ? <option value={companyId}>{companyId}</option> : null}
+            {companyId !== undefined && !companies.includes(companyId) ? (
+              <option value={companyId}>{session.data.allCompanies === true ? companyId : `${companyId} (not granted)`}</option>
+            ) : null}
           </select>
         </div>
         {session.data.allCompanies === true ? <OpenCompany page={route.page} /> : null}

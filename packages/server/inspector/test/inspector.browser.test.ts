@@ -261,6 +261,7 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await admin.goto(`${fixture.url}/#/acme/operations`);
     await admin.getByRole('alert').filter({ hasText: 'Not allowed' }).waitFor();
     expect(await admin.locator('tbody tr').count()).toBe(0);
+    expect(await admin.getByLabel('Company', { exact: true }).locator('option').allTextContents()).toEqual(['globex', 'acme (not granted)']);
     await admin.goto(`${fixture.url}/#/acme/records?binding=notes`);
     await admin.getByRole('alert').filter({ hasText: 'Not allowed' }).waitFor();
     expect(await admin.content()).not.toContain('staging database');
