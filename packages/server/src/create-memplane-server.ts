@@ -30,7 +30,7 @@ export interface MemplaneServerSettings {
   prepareCompany?(companyId: string): Promise<void>;
   /** The largest request body, in bytes; larger ones get 413 before they are read whole. Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Per-token rate limits; `false` turns them off. Default: 600 requests a minute, bursts of 60. */
+  /** Per-token rate limits; `false` turns them off. Default: 600 requests a minute, bursts of 60 (a tenth of the rate). */
   rateLimit?: ServerRateLimitSettings | false;
   /** The folder of the built inspector served at `/` and `/assets/*`; `false` serves none. Default: the one built into the package. */
   inspectorDirectory?: string | false;
@@ -89,7 +89,7 @@ function contextOf(c: Context, token: ServerTokenRecord, companyId: string | und
 export function createMemplaneServer(settings: MemplaneServerSettings): MemplaneServer {
   const app = new OpenAPIHono();
   const maxBodyBytes = settings.maxBodyBytes ?? 1024 * 1024;
-  const limiter = settings.rateLimit === false ? undefined : createTokenRateLimiter({ burst: 60, ...settings.rateLimit }, settings.now);
+  const limiter = settings.rateLimit === false ? undefined : createTokenRateLimiter(settings.rateLimit, settings.now);
   const knownCompanies = settings.knownCompanies ?? (async () => []);
   const prepared = new Map<string, Promise<void>>();
   const prepare = (companyId: string): Promise<void> => {

@@ -19,6 +19,10 @@ describe('the token rate limiter', () => {
     const slow = createTokenRateLimiter({ burst: 1 }, () => now);
     expect(slow.take('c', 6).allowed).toBe(true);
     expect(slow.take('c', 6)).toEqual({ allowed: false, retryAfterSeconds: 10 });
+    // Without a burst setting, a tenth of the rate (at least 10, at most the rate itself).
+    const defaults = createTokenRateLimiter({}, () => now);
+    const allowedOf = (token: string, rate: number | undefined) => Array.from({ length: 100 }, () => defaults.take(token, rate).allowed).filter(Boolean).length;
+    expect([allowedOf('d', undefined), allowedOf('e', 3000), allowedOf('f', 50), allowedOf('g', 2)]).toEqual([60, 100, 10, 2]);
   });
 });
 

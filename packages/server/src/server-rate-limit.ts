@@ -2,7 +2,7 @@
 export interface ServerRateLimitSettings {
   /** Requests per minute a token may make on average. Default 600. A token's own grant overrides it. */
   requestsPerMinute?: number;
-  /** How many requests a token may make at once above the average. Default: a tenth of a minute's worth, at least 10. */
+  /** How many requests a token may make at once. Default: a tenth of a minute's worth, at least 10 but never more than a minute's worth. */
   burst?: number;
 }
 
@@ -23,7 +23,7 @@ export interface TokenRateLimiter {
  */
 export function createTokenRateLimiter(settings: ServerRateLimitSettings = {}, now: () => number = Date.now): TokenRateLimiter {
   const defaultRate = settings.requestsPerMinute ?? 600;
-  const burstOf = (rate: number) => settings.burst ?? Math.max(10, Math.ceil(rate / 10));
+  const burstOf = (rate: number) => settings.burst ?? Math.min(rate, Math.max(10, Math.ceil(rate / 10)));
   const buckets = new Map<string, { tokens: number; at: number }>();
   let lastSweep = now();
   return {
