@@ -6,17 +6,12 @@ import { ScopePolicyError } from '../scope/scope-policy-error';
 import { ANY } from '../scope/scope-selector';
 import { orgProjectScope, steppingClock } from '../testing/engine-fixtures';
 import { createSpyStore } from '../testing/spy-store';
+import { letterCountEmbedder } from '../testing/mock-models';
 import { createMemoryEngine } from './create-memory-engine';
-
-/** A deterministic embedder: letter counts, so texts sharing words are near. */
-function letterEmbedder() {
-  const embed = (text: string) => Array.from({ length: 26 }, (_, index) => [...text.toLowerCase()].filter((char) => char.charCodeAt(0) - 97 === index).length);
-  return new MockEmbeddingModelV3({ provider: 'test', modelId: 'letters', doEmbed: async ({ values }) => ({ embeddings: values.map(embed), warnings: [] }) });
-}
 
 async function seeded(policy = {}) {
   const spy = createSpyStore();
-  const engine = await createMemoryEngine({ scope: orgProjectScope, store: spy.store, profiles: { default: { embeddingModel: letterEmbedder() } }, policy, now: steppingClock() });
+  const engine = await createMemoryEngine({ scope: orgProjectScope, store: spy.store, profiles: { default: { embeddingModel: letterCountEmbedder() } }, policy, now: steppingClock() });
   for (const org of ['acme', 'globex']) {
     for (const project of ['p1', 'p2', 'p3']) {
       await engine.writeItems({ org, project }, Array.from({ length: 40 }, (_, index) => ({ text: `Deploy note ${index} for ${org} ${project}: deploys run on Tuesday.` })));
