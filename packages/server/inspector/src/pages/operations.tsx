@@ -74,7 +74,7 @@ function FilterForm({ current, onApply }: { current: URLSearchParams; onApply: (
 
 function OperationRow({ entry, href, selected }: { entry: MemoryOperationEntry; href: string; selected: boolean }) {
   return (
-    <tr className={entry.status === 'failed' ? 'failed' : undefined} aria-selected={selected}>
+    <tr className={entry.status === 'failed' ? 'failed' : undefined} aria-current={selected ? 'true' : undefined}>
       <td>
         <a href={href} aria-label={`Open operation ${entry.id}`}>
           <time dateTime={entry.createdAt}>{entry.createdAt.replace('T', ' ').slice(5, 19)}</time>

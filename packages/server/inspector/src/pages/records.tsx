@@ -51,7 +51,7 @@ export function RecordsPage() {
               </thead>
               <tbody>
                 {(page.data?.items ?? []).map((snippet) => (
-                  <tr key={`${snippet.handle.providerKey}/${snippet.handle.providerRecordId}`} aria-selected={snippet.handle.providerRecordId === selectedId}>
+                  <tr key={`${snippet.handle.providerKey}/${snippet.handle.providerRecordId}`} aria-current={snippet.handle.providerRecordId === selectedId ? 'true' : undefined}>
                     <td>
                       <a href={hrefOf(snippet)} className="record-link">
                         {preview(snippet.text)}
