@@ -76,6 +76,16 @@ describe('an agent token', () => {
     expect(refusalsOnly(before, await companySnapshot(harness.service, 'acme'), ['MEMORY_SCOPE_VIOLATION'], ['written as someone else'])).toBeUndefined();
   });
 
+  it('carries the run, cost and client headers into the operation log', async () => {
+    const headers = { 'memplane-run-id': 'run-42', 'memplane-cost-event-id': 'cost-7', 'memplane-attribution-mode': 'included_in_run', 'memplane-client': 'paperclip/1.2.3' };
+    const query = await harness.call('POST', '/v1/companies/acme/memory/query', { token: harness.token.agentAcme, body: { query: 'fact' }, headers });
+    expect(query.status).toBe(200);
+    const entry = await harness.call('GET', `/v1/companies/acme/explorer/operations/${query.body.operationId}`, { token: harness.token.adminAcme });
+    expect(entry.body).toMatchObject({ heartbeatRunId: 'run-42', costEventId: 'cost-7', attributionMode: 'included_in_run', actor: { kind: 'agent', id: 'planner' }, details: { client: { name: 'paperclip', version: '1.2.3' } } });
+    const byRun = await harness.call('GET', '/v1/companies/acme/explorer/operations?runId=run-42', { token: harness.token.adminAcme });
+    expect(byRun.body.items.map((item: { id: string }) => item.id)).toEqual([query.body.operationId]);
+  });
+
   it('keeps run headers as the service checks them: a malformed run id is refused naming the header field', async () => {
     const response = await harness.call('POST', '/v1/companies/acme/memory/query', { token: harness.token.agentAcme, body: { query: 'fact' }, headers: { 'memplane-run-id': 'x'.repeat(300) } });
     expect(response.status).toBe(422);
