@@ -76,14 +76,19 @@ export async function searchItemTerms(connection: SqlConnection, context: SqlSto
   );
   if (frequencies.length === 0) return [];
   const idf = frequencies.map((row) => [row.term, Math.log(1 + (documents - Number(row.df) + 0.5) / (Number(row.df) + 0.5))] as const);
-  const idfCase = `CASE t.term ${idf.map(() => 'WHEN ? THEN CAST(? AS DOUBLE PRECISION)').join(' ')} ELSE 0 END`;
-  const contribution = `${idfCase} * t.tf * CAST(? AS DOUBLE PRECISION) / (t.tf + CAST(? AS DOUBLE PRECISION) * (1 - CAST(? AS DOUBLE PRECISION) + CAST(? AS DOUBLE PRECISION) * i.token_count / CAST(? AS DOUBLE PRECISION)))`;
+  const idfCase = `CASE term ${idf.map(() => 'WHEN ? THEN CAST(? AS DOUBLE PRECISION)').join(' ')} ELSE 0 END`;
+  const contribution = `${idfCase} * tf * CAST(? AS DOUBLE PRECISION) / (tf + CAST(? AS DOUBLE PRECISION) * (1 - CAST(? AS DOUBLE PRECISION) + CAST(? AS DOUBLE PRECISION) * token_count / CAST(? AS DOUBLE PRECISION)))`;
   const present = idf.map(([term]) => term);
+  // The postings are gathered first (MATERIALIZED): grouped in place, SQLite would rather walk every
+  // term row of the scope in item order than look the few query terms up by the key.
   const rows = await connection.all<{ item_id: string; score: number | string }>(
-    `SELECT t.item_id AS item_id, sum(${contribution}) AS score, min(i.created_at) AS created_at FROM ${table} AS t JOIN ${items} AS i ON ${sameItem}
-     WHERE ${matched.sql} AND t.term IN (${placeholders(present.length)})
-     GROUP BY t.item_id ORDER BY score DESC, created_at, t.item_id LIMIT ?`,
-    [...idf.flatMap(([term, weight]) => [term, weight]), k1 + 1, k1, b, b, averageLength, ...matched.params, ...present, request.limit],
+    `WITH matched AS MATERIALIZED (
+       SELECT t.item_id AS item_id, t.term AS term, t.tf AS tf, i.token_count AS token_count, i.created_at AS created_at
+       FROM ${table} AS t JOIN ${items} AS i ON ${sameItem}
+       WHERE ${matched.sql} AND t.term IN (${placeholders(present.length)}))
+     SELECT item_id, sum(${contribution}) AS score, min(created_at) AS created_at FROM matched
+     GROUP BY item_id ORDER BY score DESC, created_at, item_id LIMIT ?`,
+    [...matched.params, ...present, ...idf.flatMap(([term, weight]) => [term, weight]), k1 + 1, k1, b, b, averageLength, request.limit],
   );
   return rows.map((row) => ({ itemId: row.item_id, score: Number(row.score) })).filter((hit) => hit.score > 0);
 }
