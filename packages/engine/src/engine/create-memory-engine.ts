@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MemoryConfigurationError } from '@memplane/core';
+import { isWellFormedText, MemoryConfigurationError, MemoryValidationError } from '@memplane/core';
 import { parseMemorizeInput, type MemorizeInput } from '../flows/memorize-input';
 import type { MemorizeResult } from '../flows/memorize-persist';
 import { resolveRetrieveOptions } from '../flows/retrieve-options';
@@ -97,7 +97,9 @@ export async function createMemoryEngine(settings: MemoryEngineSettings): Promis
     },
     async retrieve(selector, query, options) {
       const { range, combinations } = resolveScopeSelector(scopeModel, selector, policy, 'retrieve scope selector');
-      if (typeof query !== 'string' || query.length > 10_000) throw new MemoryConfigurationError({ message: 'retrieve: query must be a string of at most 10000 characters.' });
+      if (typeof query !== 'string' || query.length > 10_000 || !isWellFormedText(query)) {
+        throw new MemoryValidationError({ target: 'retrieve query', issues: [{ path: 'query', message: 'must be well-formed text of at most 10000 characters' }] });
+      }
       const resolved = resolveRetrieveOptions(options === undefined ? {} : { ...options, signal: undefined }, policy);
       const { output, runId } = await runFlow<RetrieveResult>(
         context,

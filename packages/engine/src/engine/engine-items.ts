@@ -1,4 +1,4 @@
-import { jsonValueSchema, MemoryValidationError } from '@memplane/core';
+import { isWellFormedText, jsonValueSchema, MemoryValidationError } from '@memplane/core';
 import { memoryKinds } from '@memplane/core/rules';
 import { z } from 'zod';
 import { buildItem, embeddingText } from '../flows/item-builder';
@@ -12,10 +12,11 @@ import { deriveIntention, intentionChanged, nextIntentionRow } from './intention
 import type { EngineServices } from './engine-services';
 import type { ItemCorrection, ItemInput } from './memory-engine';
 
-const text = z.string().min(1).max(100_000);
+const wellFormed = 'must be well-formed Unicode (no lone surrogates)';
+const text = z.string().min(1).max(100_000).refine(isWellFormedText, wellFormed);
 const itemInputSchema = z.strictObject({
   text,
-  summary: z.string().max(10_000).optional(),
+  summary: z.string().max(10_000).refine(isWellFormedText, wellFormed).optional(),
   kind: z.enum(memoryKinds).optional(),
   confidence: z.number().min(0).max(1).optional(),
   metadata: z.record(z.string(), jsonValueSchema).optional(),

@@ -1,9 +1,10 @@
-import { jsonValueSchema, MemoryValidationError, type JsonValue } from '@memplane/core';
+import { isWellFormedText, jsonValueSchema, MemoryValidationError, type JsonValue } from '@memplane/core';
 import { z } from 'zod';
 import { canonicalHash } from '../support/canonical-hash';
 import type { ResourceRow, ScopeValues, SegmentRow } from '../store/engine-store-rows';
 
-const text = z.string().max(2_000_000);
+/** Text every backend can store: well-formed Unicode (a lone surrogate cannot be written as UTF-8). */
+const text = z.string().max(2_000_000).refine(isWellFormedText, 'must be well-formed Unicode (no lone surrogates)');
 const metadata = z.record(z.string(), jsonValueSchema).optional();
 /** The caller's provenance reference, copied onto every item as its `origin`. */
 const origin = jsonValueSchema.optional();
@@ -24,7 +25,7 @@ export const resourceInputSchema = z.strictObject({
 export const conversationInputSchema = z.strictObject({
   type: z.literal('conversation'),
   messages: z
-    .array(z.strictObject({ role: z.string().min(1).max(100), content: text, occurredAt: isoDate }))
+    .array(z.strictObject({ role: z.string().min(1).max(100).refine(isWellFormedText, 'must be well-formed Unicode'), content: text, occurredAt: isoDate }))
     .min(1)
     .max(10_000),
   metadata,
