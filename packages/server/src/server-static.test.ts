@@ -24,6 +24,25 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
+describe('without an inspector build', () => {
+  it('answers / with 404 and a pointer to the API, and writes nothing to the console', async () => {
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...values: unknown[]) => void errors.push(values);
+    try {
+      const bare = await startMemplaneServer({ service, verifyToken: async () => undefined, port: 0, inspectorDirectory: join(folder, 'missing') });
+      const response = await fetch(`${bare.url}/`);
+      expect(response.status).toBe(404);
+      expect(await response.text()).toMatch(/not built/);
+      expect((await fetch(`${bare.url}/assets/app.js`)).status).toBe(404);
+      await bare.close();
+    } finally {
+      console.error = original;
+    }
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('the inspector files', () => {
   it('serves index.html at / with a strict content security policy, and its assets, without a token', async () => {
     const page = await fetch(`${server.url}/`);

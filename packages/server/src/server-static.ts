@@ -22,6 +22,11 @@ export function defaultInspectorDirectory(): string {
  */
 export function serveInspector<App extends Hono>(app: App, directory: string = defaultInspectorDirectory()): void {
   const root = resolve(directory);
+  // Without a build there is nothing to serve, and the file server would complain on the console.
+  if (!existsSync(join(root, 'index.html'))) {
+    app.get('/', (c) => c.text('The inspector is not built into this installation; the API is under /v1 (see /openapi.json).', 404));
+    return;
+  }
   const headers = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' };
   app.use('/assets/*', async (c, next) => {
     await next();
