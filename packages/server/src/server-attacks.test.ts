@@ -109,6 +109,14 @@ describe('bodies', () => {
     expect(problem).toMatchObject({ status: 413, code: 'SERVER_BODY_TOO_LARGE' });
   });
 
+  it('refuses prototype keys in a body and pollutes nothing', async () => {
+    for (const rawBody of ['{"__proto__":{"polluted":true},"query":"fact"}', '{"constructor":{"prototype":{"polluted":true}},"query":"fact"}', '{"query":"fact","scope":{"__proto__":{"companyId":"globex"}}}']) {
+      const response = await harness.call('POST', '/v1/companies/acme/memory/query', { token: harness.token.agentAcme, rawBody });
+      expect(`${rawBody} ${response.status}`).toBe(`${rawBody} 422`);
+    }
+    expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('refuses a body that is not declared JSON with 415', async () => {
     const response = await harness.call('POST', '/v1/companies/acme/memory/query', { token: harness.token.agentAcme, rawBody: '{"query":"fact"}', headers: { 'content-type': 'text/plain' } });
     expect(response.status).toBe(415);
