@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createMemoryAdapter, createMemoryAdapterFaults } from '@memplane/memory';
@@ -15,7 +16,8 @@ const packageDirectory = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Builds the inspector from its sources into `outDir` with the package's own Vite config, as `npm run build` does. */
 export async function buildInspector(outDir: string): Promise<void> {
-  const vite = join(packageDirectory, 'node_modules', 'vite', 'bin', 'vite.js');
+  // Wherever npm placed the package's Vite (its own node_modules or the root's).
+  const vite = join(dirname(createRequire(join(packageDirectory, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
   await promisify(execFile)(process.execPath, [vite, 'build', '--config', join(packageDirectory, 'inspector', 'vite.config.ts'), '--outDir', outDir, '--emptyOutDir'], {
     cwd: packageDirectory,
   });
