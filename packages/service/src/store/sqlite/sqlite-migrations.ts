@@ -288,12 +288,17 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
     sql: `
       -- One (company, column, position) index per filter the explorer offers, so the first page of
       -- any filter reads its matches newest first instead of scanning the company's log for them.
-      -- Partial where the column is often empty: an entry without it costs no write there.
-      CREATE INDEX memory_operations_binding ON memory_operations (company_id, binding_id, position) WHERE binding_id IS NOT NULL;
-      CREATE INDEX memory_operations_project ON memory_operations (company_id, project_id, position) WHERE project_id IS NOT NULL;
-      CREATE INDEX memory_operations_source_kind ON memory_operations (company_id, source_kind, position) WHERE source_kind IS NOT NULL;
-      CREATE INDEX memory_operations_operation ON memory_operations (company_id, operation, position);
-      CREATE INDEX memory_operations_status ON memory_operations (company_id, status, position);
+      -- Partial where the column is often empty: an entry without it costs no write there. After
+      -- position, each carries the other short filter columns: with two filters, the second is
+      -- checked in the index (SQLite defers the table read), not by reading every entry's row.
+      CREATE INDEX memory_operations_binding ON memory_operations (company_id, binding_id, position, operation, status, source_kind)
+        WHERE binding_id IS NOT NULL;
+      CREATE INDEX memory_operations_project ON memory_operations (company_id, project_id, position, operation, status, binding_id, source_kind)
+        WHERE project_id IS NOT NULL;
+      CREATE INDEX memory_operations_source_kind ON memory_operations (company_id, source_kind, position, operation, status, binding_id)
+        WHERE source_kind IS NOT NULL;
+      CREATE INDEX memory_operations_operation ON memory_operations (company_id, operation, position, status, binding_id, source_kind);
+      CREATE INDEX memory_operations_status ON memory_operations (company_id, status, position, operation, binding_id, source_kind);
     `,
   },
 ];
