@@ -20,6 +20,8 @@ export async function buildInspector(outDir: string): Promise<void> {
   const vite = join(dirname(createRequire(join(packageDirectory, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
   await promisify(execFile)(process.execPath, [vite, 'build', '--config', join(packageDirectory, 'inspector', 'vite.config.ts'), '--outDir', outDir, '--emptyOutDir'], {
     cwd: packageDirectory,
+    // vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
 }
 

@@ -31,6 +31,10 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     page = await operator.newPage();
     // A script error in the page fails the test it happened in (see afterEach).
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    // So does anything the server's content security policy blocked, and React's development build.
+    page.on('console', (message) => {
+      if (/Content Security Policy|React DevTools/.test(message.text())) pageErrors.push(message.text());
+    });
     // Each test below starts signed in as the operator, with the backlink templates set through Settings.
     await signIn(page, fixture.url, fixture.tokens.operator);
     await page.goto(acme('settings'));

@@ -13,6 +13,7 @@ export function TextField(props: {
   autoFocus?: boolean;
   min?: number;
   max?: number;
+  autoComplete?: string;
 }) {
   const id = useId();
   const hintId = `${id}-hint`;
@@ -29,6 +30,7 @@ export function TextField(props: {
         autoFocus={props.autoFocus}
         min={props.min}
         max={props.max}
+        autoComplete={props.autoComplete}
         aria-describedby={props.hint === undefined ? undefined : hintId}
         onChange={(event) => props.onChange(event.target.value)}
       />

@@ -34,7 +34,7 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (token: string, ses
         </p>
       )}
       <form onSubmit={submit} aria-label="Sign in">
-        <TextField label="Token" name="token" type="password" value={token} onChange={setToken} required autoFocus />
+        <TextField label="Token" name="token" type="password" value={token} onChange={setToken} required autoFocus autoComplete="off" />
         <button type="submit" disabled={busy || token.trim() === ''}>
           Sign in
         </button>
