@@ -13,6 +13,8 @@ export default defineConfig({
   root: here('.'),
   base: './',
   logLevel: 'warn',
+  // The shipped page is always React's production build, whatever NODE_ENV the build runs under.
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
     outDir: here('../dist/inspector'),
     emptyOutDir: true,
