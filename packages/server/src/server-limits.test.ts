@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverRoutes } from './create-memplane-server';
 import { createTokenRateLimiter } from './server-rate-limit';
 import { companySnapshot, refusalsOnly } from './test-support/company-snapshot';
 import { startServerHarness, type ServerHarness } from './test-support/server-harness';
@@ -82,6 +83,23 @@ describe('hostile bodies (fast-check)', () => {
         if (response.status >= 400) expect(response.headers.get('content-type')).toBe('application/problem+json');
       }),
       { numRuns: 150, seed: 19 },
+    );
+    expect(refusalsOnly(before, await companySnapshot(harness.service, 'globex'), [])).toBeUndefined();
+  });
+
+  it('answers every body route of every surface with a status below 500 for any JSON, as admin and as agent', async () => {
+    const before = await companySnapshot(harness.service, 'globex');
+    const routes = serverRoutes.filter((route) => route.body !== undefined).map((route) => ({
+      method: route.method.toUpperCase(),
+      path: route.path.replace(':companyId', 'acme').replace(':bindingKey', 'default').replace(':hookKind', 'manual_capture'),
+    }));
+    expect(routes.length).toBeGreaterThanOrEqual(15);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...routes), fc.constantFrom('adminAcme' as const, 'agentAcme' as const), hostile, async (route, token, body) => {
+        const response = await harness.call(route.method, route.path, { token: harness.token[token], rawBody: JSON.stringify(body) ?? 'null' });
+        expect(response.status, `${route.method} ${route.path} ${JSON.stringify(response.body)}`).toBeLessThan(500);
+      }),
+      { numRuns: 200, seed: 1919 },
     );
     expect(refusalsOnly(before, await companySnapshot(harness.service, 'globex'), [])).toBeUndefined();
   });
