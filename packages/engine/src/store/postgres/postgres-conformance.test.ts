@@ -1,0 +1,31 @@
+import { describeMemoryAdapterConformance } from '@memplane/conformance';
+import { afterAll } from 'vitest';
+import { createEngineAdapter } from '../../adapter/engine-adapter';
+import type { EngineStore } from '../engine-store';
+import { createPostgresEngineStore } from './postgres-engine-store';
+import { describeWithPostgres, dropSchemas, uniqueSchemaName } from './test-support/postgres-test-support';
+
+describeWithPostgres('engine conformance on PostgreSQL', (url) => {
+  const schemas: string[] = [];
+  const stores: EngineStore[] = [];
+  afterAll(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+    await dropSchemas(url, schemas);
+  });
+
+  /** An engine adapter on a schema; the peer opens a second pool on the same schema, as another process would. */
+  async function adapterOn(schema: string) {
+    const store = createPostgresEngineStore({ connectionString: url, schema, maxConnections: 2 });
+    stores.push(store);
+    return createEngineAdapter({ store, cursorSecret: 'conformance-secret' });
+  }
+
+  describeMemoryAdapterConformance({
+    name: '@memplane/engine on PostgreSQL 15',
+    createAdapter: () => {
+      schemas.push(uniqueSchemaName('conformance'));
+      return adapterOn(schemas.at(-1)!);
+    },
+    createPeerAdapter: () => adapterOn(schemas.at(-1)!),
+  });
+});
