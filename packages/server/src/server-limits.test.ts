@@ -103,4 +103,21 @@ describe('hostile bodies (fast-check)', () => {
     );
     expect(refusalsOnly(before, await companySnapshot(harness.service, 'globex'), [])).toBeUndefined();
   });
+
+  it('answers every GET route with a status below 500 for any query string', async () => {
+    const routes = serverRoutes.filter((route) => route.method === 'get').map((route) => ({
+      path: route.path.replace(':companyId', 'acme').replace(':bindingKey', 'default').replace(':operationId', 'op_1'),
+      keys: Object.keys(route.query?.shape ?? {}),
+    }));
+    const knownKeys = [...new Set(routes.flatMap((route) => route.keys))];
+    const value = fc.oneof(fc.string(), fc.integer().map(String), fc.constantFrom('2026-01-01T00:00:00Z', 'failed', 'agent', 'true', '-1', '1e9', '%', '\u0000'));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...routes), fc.array(fc.tuple(fc.oneof(fc.constantFrom(...knownKeys), fc.string({ minLength: 1 })), value), { maxLength: 5 }), async (route, pairs) => {
+        const query = new URLSearchParams(pairs);
+        const response = await harness.call('GET', `${route.path}?${query.toString()}`, { token: harness.token.adminAcme });
+        expect(response.status, `${route.path}?${query.toString()} ${JSON.stringify(response.body)}`).toBeLessThan(500);
+      }),
+      { numRuns: 200, seed: 2019 },
+    );
+  });
 });
