@@ -42,7 +42,8 @@ describe('backlinks', () => {
         expect(decodeURIComponent(segments[3] as string)).toBe(issueId);
       }),
     );
-  });
+    // A loaded CI machine runs this beside the browser tests.
+  }, 30_000);
 
   it('links nothing for an id that is `.` or `..`, which a URL parser would read as climbing out of the path', () => {
     // Percent-encoding does not help: the URL parser reads %2E%2E as `..` too.

@@ -241,8 +241,26 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await page.goto(acme('usage'));
     await page.waitForFunction(() => document.querySelectorAll('figure.chart canvas').length === 5);
     await page.getByRole('row', { name: /^notes \d+/ }).waitFor();
-    await page.getByRole('region', { name: 'Finance events' }).getByText('Monthly plan').waitFor();
+    const finance = page.getByRole('region', { name: 'Finance events' });
+    await finance.getByText('Monthly plan').waitFor();
     await screenshot(page, 'usage', { fullPage: true });
+
+    // Book a flat cost: refused without a positive amount, booked after the confirmation, and counted.
+    await finance.getByText('Book a flat cost').click();
+    const booking = page.getByRole('form', { name: 'Book a flat cost' });
+    await booking.getByLabel('Biller').fill('storage-co');
+    await booking.getByLabel('Amount (US dollars)').fill('-3');
+    await booking.getByRole('button', { name: 'Book' }).click();
+    await finance.getByRole('alert').filter({ hasText: 'Amount' }).waitFor();
+    await booking.getByLabel('Amount (US dollars)').fill('12.50');
+    await booking.getByLabel('Binding').selectOption('notes');
+    await booking.getByLabel('Description').fill('Storage for November');
+    await booking.getByRole('button', { name: 'Book' }).click();
+    await page.getByRole('dialog', { name: 'Book this finance event?' }).getByRole('button', { name: 'Book' }).click();
+    await finance.getByRole('row').filter({ hasText: 'Storage for November' }).waitFor();
+    await page.getByText('flat cost $31.50', { exact: false }).waitFor();
+    const booked = await fixture.served.service.costs({ actor: acmeAs }).listFinanceEvents();
+    expect(booked.items[0]).toMatchObject({ biller: 'storage-co', amountCents: 1250, bindingKey: 'notes', kind: 'subscription', description: 'Storage for November' });
   });
 
   it('loads nothing from outside the server (the followed backlink aside)', () => {

@@ -71,6 +71,8 @@ export function endpoints(api: InspectorApi, companyId: string) {
     metrics: (range: { from?: string; to?: string; bindingKey?: string }) => api.get<MemoryOperationMetrics>(explorer('metrics'), range),
     costSummary: (groupBy: 'day' | 'binding' | 'agent', range: { from?: string; to?: string }) =>
       api.get<MemoryCostSummary>(explorer('cost-summary'), { groupBy, ...range }),
+    recordFinanceEvent: (input: { kind: string; biller: string; amountCents: number; direction?: 'debit' | 'credit'; bindingKey?: string; description?: string }) =>
+      api.send<MemoryFinanceEventEntry>('POST', explorer('finance-events'), input),
     financeEvents: (cursor?: string, limit = 20) => api.get<MemoryExplorerPage<MemoryFinanceEventEntry>>(explorer('finance-events'), { cursor, limit }),
     extractionJobs: (filters: { status?: string; bindingKey?: string }, cursor?: string, limit = 25) =>
       api.get<MemoryExplorerPage<MemoryExtractionJobEntry>>(explorer('extraction-jobs'), {

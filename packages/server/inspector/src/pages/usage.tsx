@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { endpoints } from '../api/endpoints';
 import type { MemoryCostSummary, MemoryOperationMetrics } from '../api/types';
 import { ShortTime } from '../components/details-list';
@@ -9,6 +9,7 @@ import { TimeChart, type ChartSeries } from '../components/time-chart';
 import { useInspector } from '../context';
 import { navigate, useRoute } from '../routing';
 import { useAsync } from '../use-async';
+import { FinanceEventForm } from './finance-form';
 
 const dayMs = 86_400_000;
 const percent = (value: number) => `${Math.round(value * 100)}%`;
@@ -60,13 +61,22 @@ function perBinding(
   }));
 }
 
-function FinanceEvents() {
+function FinanceEvents({ bindingKeys, onBooked }: { bindingKeys: string[]; onBooked: () => void }) {
   const { api, companyId } = useInspector();
   const pages = useCursorPages('finance');
-  const page = useAsync(() => endpoints(api, companyId).financeEvents(pages.cursor, 10), [api, companyId, pages.cursor]);
+  const [generation, setGeneration] = useState(0);
+  const page = useAsync(() => endpoints(api, companyId).financeEvents(pages.cursor, 10), [api, companyId, pages.cursor, generation]);
   return (
     <section aria-labelledby="finance-title">
       <h2 id="finance-title">Finance events</h2>
+      <FinanceEventForm
+        bindingKeys={bindingKeys}
+        onBooked={() => {
+          pages.first();
+          setGeneration((value) => value + 1);
+          onBooked();
+        }}
+      />
       <ErrorBanner error={page.error} />
       <div className="table-scroll">
         <table>
@@ -226,7 +236,7 @@ export function UsagePage() {
           </div>
         </>
       )}
-      <FinanceEvents />
+      <FinanceEvents bindingKeys={(bindings.data ?? []).map((binding) => binding.key)} onBooked={figures.reload} />
     </>
   );
 }
