@@ -3,6 +3,7 @@ import { endpoints, type OperationFilters } from '../api/endpoints';
 import type { MemoryOperationEntry } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { SelectField, TextField } from '../components/field';
+import { FilterBox } from '../components/filter-box';
 import { Pager, useCursorPages } from '../components/pager';
 import { describeSource } from '../components/source-links';
 import { useInspector } from '../context';
@@ -116,7 +117,9 @@ export function OperationsPage() {
 
   return (
     <>
-      <FilterForm key={filterKey} current={route.params} onApply={(applied) => navigate(companyId, 'operations', applied)} />
+      <FilterBox title="Filters" active={Object.keys(filters).length > 0}>
+        <FilterForm key={filterKey} current={route.params} onApply={(applied) => navigate(companyId, 'operations', applied)} />
+      </FilterBox>
       <ErrorBanner error={page.error} />
       <div className="split">
         <section aria-labelledby="operations-title" className="grow">

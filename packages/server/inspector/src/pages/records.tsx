@@ -3,6 +3,7 @@ import { endpoints } from '../api/endpoints';
 import type { MemorySnippet } from '../api/types';
 import { ShortTime } from '../components/details-list';
 import { ErrorBanner } from '../components/error-banner';
+import { FilterBox } from '../components/filter-box';
 import { Pager, useCursorPages } from '../components/pager';
 import { BindingScopeForm, bindingScopeOf, bindingScopeParams } from '../components/scope-form';
 import { SourceLinks } from '../components/source-links';
@@ -32,7 +33,15 @@ export function RecordsPage() {
 
   return (
     <>
-      <BindingScopeForm key={chosenKey} label="Records of a binding and scope" submitLabel="Show records" initial={chosen} onSubmit={(value) => navigate(companyId, 'records', bindingScopeParams(value))} />
+      <FilterBox title="Binding and scope" active={chosen.bindingKey !== undefined || Object.keys(chosen.scope).length > 0}>
+        <BindingScopeForm
+          key={chosenKey}
+          label="Records of a binding and scope"
+          submitLabel="Show records"
+          initial={chosen}
+          onSubmit={(value) => navigate(companyId, 'records', bindingScopeParams(value))}
+        />
+      </FilterBox>
       <ErrorBanner error={page.error} />
       <div className="split">
         <section aria-labelledby="records-title" className="grow">
