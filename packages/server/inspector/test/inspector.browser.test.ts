@@ -126,6 +126,19 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     const scratch = await fixture.served.service.control({ actor: acmeAs }).getBinding('scratch');
     expect(scratch).toMatchObject({ providerId: 'memory', enabled: true, revision: 2, hooks: { issueCommentCapture: true, postRunCapture: false } });
 
+    // Point an agent at another binding, then take the override away again.
+    await page.getByLabel('Agent to override').fill('planner');
+    await page.getByLabel('Override binding').selectOption('scratch');
+    await page.getByRole('button', { name: 'Set override' }).click();
+    await page.getByRole('dialog', { name: 'Point agent planner at scratch?' }).getByRole('button', { name: 'Set override' }).click();
+    await page.getByRole('status').filter({ hasText: 'Agent planner now uses scratch.' }).waitFor();
+    await resolution.getByRole('row', { name: /agent planner scratch agent override/ }).waitFor();
+    expect(await fixture.served.service.control({ actor: acmeAs }).resolve('planner')).toMatchObject({ resolvedBy: 'agent', binding: { key: 'scratch' } });
+    await page.getByRole('button', { name: 'Remove the override of agent planner' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove override' }).click();
+    await resolution.getByRole('row', { name: /agent planner notes company default/ }).waitFor();
+    expect(await fixture.served.service.control({ actor: acmeAs }).resolve('planner')).toMatchObject({ resolvedBy: 'company', binding: { key: 'notes' } });
+
     await page.getByRole('button', { name: 'History of notes' }).click();
     const history = page.getByRole('region', { name: 'History of notes' });
     await history.getByText('binding.updated').first().waitFor();

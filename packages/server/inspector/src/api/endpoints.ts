@@ -64,6 +64,8 @@ export function endpoints(api: InspectorApi, companyId: string) {
     updateBinding: (key: string, input: Record<string, unknown>) => api.send<MemoryBinding>('PATCH', control('bindings', key), input),
     setTarget: (target: { targetType: 'company' } | { targetType: 'agent'; agentId: string }, bindingKey: string) =>
       api.send<MemoryBindingTarget>('PUT', control('targets'), { target, bindingKey }),
+    removeAgentOverride: (agentId: string) =>
+      api.send<{ removed: boolean }>('DELETE', `${control('targets')}?${new URLSearchParams({ targetType: 'agent', agentId }).toString()}`),
 
     operations: (filters: OperationFilters, cursor?: string, limit = 25) =>
       api.get<MemoryExplorerPage<MemoryOperationEntry>>(explorer('operations'), { ...filters, cursor, limit }),

@@ -3,7 +3,7 @@ import { endpoints } from '../api/endpoints';
 import type { MemoryBinding, MemoryBindingTarget } from '../api/types';
 import { useConfirm } from '../components/confirm-dialog';
 import { ErrorBanner } from '../components/error-banner';
-import { TextField } from '../components/field';
+import { SelectField, TextField } from '../components/field';
 import { useInspector } from '../context';
 import { useAsync } from '../use-async';
 import { BindingEditor } from './binding-editor';
@@ -27,7 +27,7 @@ function CapabilityFlags({ binding }: { binding: MemoryBinding }) {
 const resolvedByText = { agent: 'agent override', company: 'company default', key: 'named by key' } as const;
 
 /** One row of the resolution table: which binding an agent (or the company) gets, and why. */
-function ResolutionRow({ agentId }: { agentId: string | undefined }) {
+function ResolutionRow({ agentId, onRemoveOverride }: { agentId: string | undefined; onRemoveOverride?: (() => void) | undefined }) {
   const { api, companyId } = useInspector();
   const resolved = useAsync(() => endpoints(api, companyId).resolve(agentId), [api, companyId, agentId]);
   return (
@@ -36,12 +36,27 @@ function ResolutionRow({ agentId }: { agentId: string | undefined }) {
       <td>{resolved.data?.binding.key ?? (resolved.error === undefined ? '…' : 'none')}</td>
       <td>{resolved.data === undefined ? (resolved.error === undefined ? '…' : 'no binding resolves') : resolvedByText[resolved.data.resolvedBy]}</td>
       <td>{resolved.data?.binding.providerId ?? '—'}</td>
+      <td>
+        {onRemoveOverride === undefined ? null : (
+          <button type="button" onClick={onRemoveOverride} aria-label={`Remove the override of agent ${agentId ?? ''}`}>
+            Remove override
+          </button>
+        )}
+      </td>
     </tr>
   );
 }
 
 /** Each agent's active binding and how it was resolved: the company default and every agent override, plus any agent asked about. */
-function ResolutionTable({ targets }: { targets: MemoryBindingTarget[] }) {
+function ResolutionTable(props: {
+  targets: MemoryBindingTarget[];
+  bindings: MemoryBinding[];
+  onSetOverride: (agentId: string, bindingKey: string) => void;
+  onRemoveOverride: (agentId: string) => void;
+}) {
+  const { targets } = props;
+  const [overrideAgent, setOverrideAgent] = useState('');
+  const [overrideBinding, setOverrideBinding] = useState('');
   const { api, companyId } = useInspector();
   const [asked, setAsked] = useState<string[]>([]);
   const [agent, setAgent] = useState('');
@@ -69,12 +84,17 @@ function ResolutionTable({ targets }: { targets: MemoryBindingTarget[] }) {
               <th scope="col">Binding</th>
               <th scope="col">Resolved by</th>
               <th scope="col">Provider</th>
+              <th scope="col">Action</th>
             </tr>
           </thead>
           <tbody>
             <ResolutionRow agentId={undefined} />
             {agents.map((agentId) => (
-              <ResolutionRow key={agentId} agentId={agentId} />
+              <ResolutionRow
+                key={agentId}
+                agentId={agentId}
+                onRemoveOverride={targets.some((target) => target.targetType === 'agent' && target.targetId === agentId) ? () => props.onRemoveOverride(agentId) : undefined}
+              />
             ))}
           </tbody>
         </table>
@@ -82,6 +102,20 @@ function ResolutionTable({ targets }: { targets: MemoryBindingTarget[] }) {
       <form className="inline-form" onSubmit={ask} aria-label="Resolve an agent">
         <TextField label="Resolve another agent" name="resolveAgent" value={agent} onChange={setAgent} placeholder="agent id" />
         <button type="submit">Resolve</button>
+      </form>
+      <form
+        className="inline-form"
+        aria-label="Point an agent at a binding"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (overrideAgent.trim() !== '' && overrideBinding !== '') props.onSetOverride(overrideAgent.trim(), overrideBinding);
+        }}
+      >
+        <TextField label="Agent to override" name="overrideAgent" value={overrideAgent} onChange={setOverrideAgent} placeholder="agent id" />
+        <SelectField label="Override binding" name="overrideBinding" value={overrideBinding} onChange={setOverrideBinding} options={props.bindings.map((binding) => binding.key)} empty="choose a binding" />
+        <button type="submit" disabled={overrideAgent.trim() === '' || overrideBinding === ''}>
+          Set override
+        </button>
       </form>
     </section>
   );
@@ -129,6 +163,27 @@ export function BindingsPage() {
     }
   };
 
+  const setOverride = async (agentId: string, key: string) => {
+    if (!(await confirm(`Point agent ${agentId} at ${key}?`, `From its next call, agent ${agentId} reads and writes memory through ${key}, not the company default.`, 'Set override'))) return;
+    setFailure(undefined);
+    try {
+      await calls.setTarget({ targetType: 'agent', agentId }, key);
+      changed(`Agent ${agentId} now uses ${key}.`);
+    } catch (error) {
+      setFailure(error);
+    }
+  };
+  const removeOverride = async (agentId: string) => {
+    if (!(await confirm(`Remove the override of agent ${agentId}?`, `Agent ${agentId} resolves to the company default from its next call.`, 'Remove override'))) return;
+    setFailure(undefined);
+    try {
+      await calls.removeAgentOverride(agentId);
+      changed(`Agent ${agentId} uses the company default.`);
+    } catch (error) {
+      setFailure(error);
+    }
+  };
+
   const defaultTarget = targets.data?.find((target) => target.targetType === 'company');
   return (
     <>
@@ -139,7 +194,9 @@ export function BindingsPage() {
         </p>
       )}
       <ErrorBanner error={failure ?? bindings.error ?? targets.error} />
-      {targets.data === undefined ? null : <ResolutionTable key={generation} targets={targets.data} />}
+      {targets.data === undefined ? null : (
+        <ResolutionTable key={generation} targets={targets.data} bindings={bindings.data ?? []} onSetOverride={(agentId, key) => void setOverride(agentId, key)} onRemoveOverride={(agentId) => void removeOverride(agentId)} />
+      )}
       <section aria-labelledby="bindings-title">
         <div className="section-head">
           <h2 id="bindings-title">Bindings</h2>
