@@ -178,6 +178,12 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await page.keyboard.press('Enter');
     await detail.waitFor();
 
+    // The link the Paperclip plugin's issue tab opens: the operations of one issue, the filter filled in.
+    await page.goto(acme('operations?issueId=ISS-12'));
+    await page.getByRole('region', { name: /^Operations/ }).locator('tbody tr').first().waitFor();
+    expect(await page.getByLabel('Issue', { exact: true }).inputValue()).toBe('ISS-12');
+    expect(new Set(await page.locator('tbody tr td:nth-child(6)').allTextContents())).toEqual(new Set(['ISS-12']));
+
     // A date range in the future matches nothing.
     await page.getByLabel('From').fill('2099-01-01T00:00');
     await page.getByRole('button', { name: 'Apply filters' }).click();
