@@ -86,6 +86,7 @@ export function createPostgresEngineStore(settings: PostgresEngineStoreSettings)
     ...(vectorSettings === undefined
       ? {}
       : {
+          vectorIndexName: 'pgvector-hnsw',
           async openVectorIndex(connection: SqlConnection, fields: readonly string[], ddlMode: 'create' | 'validate') {
             const support = await provisionPgvector(connection, dialect, fields, vectorSettings, ddlMode);
             if ((await listColumns(connection, 'item_vectors')).length === 0) {

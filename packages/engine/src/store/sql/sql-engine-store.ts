@@ -19,6 +19,8 @@ export interface SqlBackend {
   context(fields: readonly string[]): SqlStoreContext;
   /** Provisions the backend's vector index for the scope fields, inside the `open` transaction, when it has one. */
   openVectorIndex?(connection: SqlConnection, fields: readonly string[], ddlMode: EngineStoreOpenSpec['ddlMode']): Promise<VectorIndex>;
+  /** The name of that vector index, known before `open` (the engine reads the index when it is created). */
+  readonly vectorIndexName?: string | undefined;
   /** Serialises the first `open` of concurrent processes (a Postgres advisory lock); nothing on SQLite. */
   lockForDdl?(connection: SqlConnection): Promise<void>;
 }
@@ -51,7 +53,23 @@ const sessionMethodNames = Object.keys(
  */
 export function createSqlEngineStore(backend: SqlBackend): EngineStore {
   let context: SqlStoreContext | undefined;
-  let vectorIndex: VectorIndex | undefined;
+  let opened: VectorIndex | undefined;
+  const openedIndex = (): VectorIndex => {
+    if (opened === undefined) throw new MemoryConfigurationError({ message: `The ${backend.name} engine store is not open; its vector index is provisioned by open().` });
+    return opened;
+  };
+  // Handed out before open (the engine takes the store's index when it is created), bound to the
+  // index that open provisions for the scope fields.
+  const vectorIndex: VectorIndex | undefined =
+    backend.openVectorIndex === undefined
+      ? undefined
+      : {
+          name: backend.vectorIndexName ?? 'vectors',
+          upsert: async (entries) => openedIndex().upsert(entries),
+          remove: async (scope, itemIds) => openedIndex().remove(scope, itemIds),
+          search: async (request) => openedIndex().search(request),
+          get: async (scope, itemIds, model) => openedIndex().get(scope, itemIds, model),
+        };
   let closed = false;
 
   const requireOpen = (what: string): SqlStoreContext => {
@@ -80,7 +98,7 @@ export function createSqlEngineStore(backend: SqlBackend): EngineStore {
         await backend.lockForDdl?.(connection);
         const meta = await provisionSqlStore(connection, backend.provisioning, spec);
         context = backend.context(meta.scopeFields);
-        if (backend.openVectorIndex !== undefined) vectorIndex = await backend.openVectorIndex(connection, meta.scopeFields, spec.ddlMode);
+        if (backend.openVectorIndex !== undefined) opened = await backend.openVectorIndex(connection, meta.scopeFields, spec.ddlMode);
         return meta;
       });
     },

@@ -68,6 +68,7 @@ export function createSqliteEngineStore(settings: SqliteEngineStoreSettings): En
     }),
     ...(vectors
       ? {
+          vectorIndexName: 'sqlite-bruteforce',
           async openVectorIndex(connection: SqlConnection, scopeFields: readonly string[], ddlMode: 'create' | 'validate') {
             if (ddlMode === 'create') for (const statement of sqliteVectorStatements(scopeFields)) await connection.run(statement);
             await checkSqliteVectorTable(connection, scopeFields);
