@@ -3,6 +3,8 @@ import { aiSdkMiddlewareBenchmark } from './ai-sdk-middleware.bench';
 import type { Benchmark } from './bench-harness';
 import { conformanceSuiteBenchmark } from './conformance-suite.bench';
 import { coreValidationBenchmark } from './core-validation.bench';
+import { engineBenchmark } from './engine.bench';
+import { engineLocomoBenchmark } from './engine-locomo.bench';
 import { markdownDurabilityBenchmark } from './markdown-durability.bench';
 import { markdownLocomoBenchmark } from './markdown-locomo.bench';
 import { markdownPerformanceBenchmark } from './markdown-performance.bench';
@@ -18,6 +20,8 @@ export const benchmarks: Benchmark[] = [
   markdownPerformanceBenchmark,
   markdownLocomoBenchmark,
   markdownDurabilityBenchmark,
+  engineBenchmark,
+  engineLocomoBenchmark,
   mem0OverheadBenchmark,
   supermemoryOverheadBenchmark,
   agentCoreOverheadBenchmark,
