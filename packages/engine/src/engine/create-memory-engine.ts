@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { isWellFormedText, MemoryConfigurationError, MemoryValidationError } from '@memplane/core';
 import { parseMemorizeInput, type MemorizeInput } from '../flows/memorize-input';
 import type { MemorizeResult } from '../flows/memorize-persist';
@@ -11,6 +10,7 @@ import { createScopeModel } from '../scope/scope-model';
 import { resolveScopePolicy } from '../scope/scope-policy';
 import { resolveScopeSelector } from '../scope/scope-selector';
 import { createInMemoryStore } from '../store/memory/memory-store';
+import { sortableId } from '../support/sortable-id';
 import type { ScopeValues } from '../store/engine-store-rows';
 import { resolveCategories } from './category-definitions';
 import { createPipelineController } from './engine-pipelines';
@@ -76,7 +76,7 @@ export async function createMemoryEngine(settings: MemoryEngineSettings): Promis
   const controller = await createPipelineController(store, environment, settings.steps ?? [], now);
   const servicesFor = (pipelineRevision: number): EngineServices => ({
     store, vectorIndex, scopeModel, policy, categories, taxonomyVersion, profiles, embeddingProfile, pipelineRevision, now,
-    newId: (prefix) => `${prefix}_${randomUUID().replaceAll('-', '')}`,
+    newId: sortableId,
   });
   const services = () => servicesFor(controller.current().revision);
   const context: FlowRunContext = { runner: settings.runner ?? createSyncRunner(), controller, roleProfiles, servicesFor };

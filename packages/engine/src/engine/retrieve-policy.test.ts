@@ -38,7 +38,7 @@ describe('cross-scope retrieval policy', () => {
   });
 
   it('refuses a topK or candidate count above the caps, and every recall stays within them', async () => {
-    const { engine, calls } = await seeded({ maxTopK: 20, maxLexicalCandidates: 30, maxVectorCandidates: 25 });
+    const { engine, calls } = await seeded({ maxTopK: 20, maxLexicalCandidates: 30, maxVectorCandidates: 25, maxContextScan: 100 });
     await expect(engine.retrieve({ org: 'acme', project: ANY }, 'deploys', { topK: 21 })).rejects.toSatisfy((error: unknown) => ScopePolicyError.isInstance(error) && error.rule === 'scope.candidate_cap');
     await expect(engine.retrieve({ org: 'acme', project: ANY }, 'deploys', { candidates: 31 })).rejects.toSatisfy((error: unknown) => ScopePolicyError.isInstance(error));
     const before = calls.length;
@@ -51,6 +51,20 @@ describe('cross-scope retrieval policy', () => {
     }
     expect(result.items).toHaveLength(20);
     expect(result.items.every((entry) => entry.item.scope.org === 'acme')).toBe(true);
+    // 120 items in the range, over the context scan cap of 100: no scan, and the answer says so.
+    expect(calls.slice(before).filter((call) => call.method === 'listItems')).toEqual([]);
+    expect(result.degraded).toEqual(['neighbour windows: the range holds more items than the scan limit']);
+  });
+
+  it('scores neighbour windows when the range is within the context scan cap, reading no more than it', async () => {
+    const { engine, calls } = await seeded({ maxContextScan: 40 });
+    const before = calls.length;
+    const result = await engine.retrieve({ org: 'acme', project: 'p1' }, 'deploys on tuesday', { topK: 5 });
+    const listed = calls.slice(before).filter((call) => call.method === 'listItems');
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((call) => (call.args[2] as { limit: number }).limit <= 1000)).toBe(true);
+    expect(calls.slice(before).some((call) => call.method === 'searchLexical')).toBe(false);
+    expect(result.items).toHaveLength(5);
     expect(result.degraded).toEqual([]);
   });
 

@@ -38,6 +38,8 @@ export interface ResolvedRetrieveOptions {
   readonly lexicalLimit: number;
   readonly vectorLimit: number;
   readonly rerankLimit: number;
+  /** Most items the neighbour-window scan may read. */
+  readonly contextScanLimit: number;
 }
 
 const optionsSchema = z.strictObject({
@@ -77,5 +79,6 @@ export function resolveRetrieveOptions(options: unknown, policy: ScopePolicy): R
     lexicalLimit: Math.min(policy.maxLexicalCandidates, Math.max(wanted, topK)),
     vectorLimit: Math.min(policy.maxVectorCandidates, Math.max(wanted, topK)),
     rerankLimit: Math.min(policy.maxRerankCandidates, Math.max(wanted, topK)),
+    contextScanLimit: policy.maxContextScan,
   };
 }

@@ -1,5 +1,5 @@
 import { MemoryError } from '@memplane/core';
-import { distinctTerms, fuseByReciprocalRank, reciprocalRankConstant } from '@memplane/core/rules';
+import { distinctTerms, englishStopwords, fuseByReciprocalRank, reciprocalRankConstant } from '@memplane/core/rules';
 import { z } from 'zod';
 import type { EngineServices } from '../engine/engine-services';
 import type { PipelineStep } from '../pipeline/pipeline-step';
@@ -11,6 +11,14 @@ import { itemPassesFilter, scopeKey } from '../store/row-filters';
 import { effectiveStability } from '../taxonomy/item-governance';
 import type { ResolvedRetrieveOptions } from './retrieve-options';
 import type { RetrievalLayer } from './retrieve-routing';
+import { rankWithWindows, windowSettingsOf } from './context-windows';
+
+/** The analysed terms of a query: function and question words out (unless nothing else is left), then stemmed. */
+export function queryTermsOf(query: string): string[] {
+  const words = query.normalize('NFKC').toLowerCase().replace(/['’]s\b/gu, '').match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+  const content = words.filter((word) => !englishStopwords.has(word));
+  return distinctTerms((content.length > 0 ? content : words).join(' '));
+}
 
 type Step = PipelineStep<EngineServices>;
 
@@ -46,7 +54,7 @@ export const recallItemsStep: Step = {
   produces: ['candidates', 'degraded'],
   capabilities: [],
   optionalCapabilities: ['embedding', 'vector_search'],
-  async run({ state, services, signal, recordUsage }) {
+  async run({ state, services, config, signal, recordUsage }) {
     const degraded: string[] = [];
     state.degraded = degraded;
     state.candidates = [];
@@ -55,7 +63,11 @@ export const recallItemsStep: Step = {
     const range = state.scopeRange as ScopeRange;
     const now = services.now();
     const filter = filterOf(options, now);
-    const lexical = await services.store.searchLexical({ range, terms: distinctTerms(String(state.query)), filter, limit: options.lexicalLimit });
+    const terms = queryTermsOf(String(state.query));
+    const windowSettings = windowSettingsOf(config);
+    const windowed = await rankWithWindows(services.store, range, filter, terms, { ...windowSettings, scanLimit: Math.min(windowSettings.scanLimit, options.contextScanLimit) }, options.lexicalLimit);
+    if (windowed === undefined && windowSettings.weight > 0 && terms.length > 0) degraded.push('neighbour windows: the range holds more items than the scan limit');
+    const lexical = windowed ?? (await services.store.searchLexical({ range, terms, filter, limit: options.lexicalLimit }));
     const byId = new Map(lexical.map((hit) => [hit.item.id, hit.item]));
     let vectorRanked: Array<{ id: string; score: number }> = [];
     const profile = services.embeddingProfile;
@@ -90,8 +102,10 @@ export const recallItemsStep: Step = {
       const item = byId.get(id);
       if (item === undefined) continue;
       if (options.categories !== undefined && !item.categoryKeys.some((key) => options.categories?.includes(key))) continue;
-      const categoryBoost = item.categoryKeys.some((key) => routed.has(key)) ? 0.25 / (reciprocalRankConstant + 1) : 0;
-      const score = (base + categoryBoost) * (0.75 + 0.25 * effectiveStability(item, now));
+      // Routed categories nudge (a tenth of a top rank); decay weighs only what has decayed, never a kind as such.
+      const categoryBoost = item.categoryKeys.some((key) => routed.has(key)) ? 0.1 / (reciprocalRankConstant + 1) : 0;
+      const decay = item.stability > 0 ? effectiveStability(item, now) / item.stability : 1;
+      const score = (base + categoryBoost) * (0.75 + 0.25 * decay);
       candidates.push({ item, score, lexicalRank: lexicalRank.get(id), vectorRank: vectorRank.get(id) });
     }
     candidates.sort((left, right) => right.score - left.score || (left.item.id < right.item.id ? -1 : 1));

@@ -15,6 +15,11 @@ export interface ScopePolicy {
   readonly maxLexicalCandidates: number;
   /** Most candidates an LLM rerank or sufficiency check may see. Default 30. */
   readonly maxRerankCandidates: number;
+  /**
+   * Most items retrieval may read to score neighbour windows; over it, windows are skipped and
+   * lexical recall uses the store's index alone (reported in `degraded`). Default 2000.
+   */
+  readonly maxContextScan: number;
 }
 
 /** The defaults of {@link ScopePolicy}. */
@@ -24,6 +29,7 @@ export const defaultScopePolicy: ScopePolicy = {
   maxVectorCandidates: 200,
   maxLexicalCandidates: 500,
   maxRerankCandidates: 30,
+  maxContextScan: 2000,
 };
 
 /** Merges user overrides over the defaults; refuses caps that are not positive integers. */
