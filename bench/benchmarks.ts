@@ -9,6 +9,7 @@ import { markdownDurabilityBenchmark } from './markdown-durability.bench';
 import { markdownLocomoBenchmark } from './markdown-locomo.bench';
 import { markdownPerformanceBenchmark } from './markdown-performance.bench';
 import { mem0OverheadBenchmark } from './mem0-overhead.bench';
+import { serverBenchmark } from './server.bench';
 import { serviceOverheadBenchmark } from './service-overhead.bench';
 import { serviceStoreExplorerBenchmark, serviceStoreLogWritesBenchmark } from './service-store.bench';
 import { supermemoryOverheadBenchmark } from './supermemory-overhead.bench';
@@ -28,5 +29,6 @@ export const benchmarks: Benchmark[] = [
   serviceOverheadBenchmark,
   serviceStoreLogWritesBenchmark,
   serviceStoreExplorerBenchmark,
+  serverBenchmark,
   aiSdkMiddlewareBenchmark,
 ];
