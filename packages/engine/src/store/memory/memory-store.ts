@@ -5,8 +5,10 @@ import { frozenCopy, emptyState, snapshotState, type MemoryStoreState } from './
 import { createMemorySession } from './memory-store-session';
 
 /**
- * The in-memory store (§11.1), the default: for tests and quick trials. Transactions run one at a
- * time and roll back on error; vectors use a brute-force index. Nothing survives the process.
+ * The in-memory store (§11.1), the default: for tests and quick trials. Calls run one at a time
+ * (a transaction holds the store until it ends, and rolls back on error); reads scan the items of
+ * the store, and a transaction copies the maps it may roll back, so it slows as memory grows.
+ * Vectors use a brute-force index. Nothing survives the process.
  */
 export function createInMemoryStore(): EngineStore {
   let state: MemoryStoreState = emptyState();
@@ -16,10 +18,19 @@ export function createInMemoryStore(): EngineStore {
     if (closed) throw new MemoryConfigurationError({ message: 'The in-memory store is closed.' });
     return state;
   });
+  // Every call outside a transaction waits its turn too, so a rollback never undoes another caller's write.
+  const serialised = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = queue.then(work, work);
+    queue = result.catch(() => undefined);
+    return result;
+  };
+  const queued = Object.fromEntries(
+    Object.entries(live).map(([name, method]) => [name, (...args: unknown[]) => serialised(() => (method as (...parameters: unknown[]) => Promise<unknown>)(...args))]),
+  ) as unknown as EngineStoreSession;
   return {
     name: 'memory',
     vectorIndex: createBruteForceVectorIndex(),
-    ...live,
+    ...queued,
     async open(spec) {
       const stored = state.meta;
       if (stored === undefined) {
@@ -47,9 +58,7 @@ export function createInMemoryStore(): EngineStore {
           throw error;
         }
       };
-      const result = queue.then(run, run);
-      queue = result.catch(() => undefined);
-      return result;
+      return serialised(run);
     },
     async close() {
       closed = true;
