@@ -87,6 +87,8 @@ export function engineAdapterOver(engine: MemoryEngine, settings: { cursorSecret
     async query(request) {
       const result = await engine.retrieve(toScopeSelector(request.scope), request.query, {
         topK: request.topK ?? 10,
+        // The contract answers with records: retrieval always descends to items.
+        sufficiencyChecks: false,
         metadataEquals: request.metadataFilter as Record<string, JsonValue> | undefined,
       });
       return { snippets: result.items.map((entry) => toSnippet(key, entry.item, entry.score)) };

@@ -24,6 +24,8 @@ export interface RetrieveOptions {
   readonly metadataEquals?: Readonly<Record<string, JsonValue>> | undefined;
   /** Candidates each recall may pull; capped by the policy, refused above it. */
   readonly candidates?: number | undefined;
+  /** Run the model sufficiency checks (when a model is configured). Default true; false always descends to `depth`. */
+  readonly sufficiencyChecks?: boolean | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -34,6 +36,7 @@ export interface ResolvedRetrieveOptions {
   readonly kinds: readonly ItemKind[] | undefined;
   readonly categories: readonly string[] | undefined;
   readonly includePending: boolean;
+  readonly sufficiencyChecks: boolean;
   readonly metadataEquals: Readonly<Record<string, JsonValue>> | undefined;
   readonly lexicalLimit: number;
   readonly vectorLimit: number;
@@ -50,6 +53,7 @@ const optionsSchema = z.strictObject({
   includePending: z.boolean().optional(),
   metadataEquals: z.record(z.string(), jsonValueSchema).optional(),
   candidates: z.number().int().min(1).optional(),
+  sufficiencyChecks: z.boolean().optional(),
   signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal).optional(),
 });
 
@@ -75,6 +79,7 @@ export function resolveRetrieveOptions(options: unknown, policy: ScopePolicy): R
     kinds: value.kinds,
     categories: value.categories,
     includePending: value.includePending ?? false,
+    sufficiencyChecks: value.sufficiencyChecks ?? true,
     metadataEquals: value.metadataEquals as ResolvedRetrieveOptions['metadataEquals'],
     lexicalLimit: Math.min(policy.maxLexicalCandidates, Math.max(wanted, topK)),
     vectorLimit: Math.min(policy.maxVectorCandidates, Math.max(wanted, topK)),

@@ -21,6 +21,7 @@ const sufficiencySchema = z.object({ sufficient: z.boolean() });
 async function sufficient(context: StepContext<EngineServices>, layer: RetrievalLayer, layerText: string): Promise<boolean> {
   const options = context.state.options as ResolvedRetrieveOptions;
   if (options.depth === layer) return true;
+  if (!options.sufficiencyChecks) return false;
   const profile = context.services.profiles.get(context.profileName);
   if (profile?.model === undefined || layerText.trim() === '') return false;
   const { value, usage } = await generateStructured(profile, {

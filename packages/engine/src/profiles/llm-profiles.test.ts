@@ -80,5 +80,9 @@ describe('LLM profiles (§4.2)', () => {
     expect(result.items).toEqual([]);
     expect(result.intentions[0]?.goals).toEqual(['Our goal is to ship the engine this quarter.']);
     expect(judge.prompts[0]).toContain('ship the engine');
+    const unchecked = await engine.retrieve(scope, 'what is our goal?', { sufficiencyChecks: false });
+    expect(unchecked.stoppedAt).toBe('item');
+    expect(unchecked.items[0]?.item.text).toBe('Our goal is to ship the engine this quarter.');
+    expect(judge.prompts).toHaveLength(1);
   });
 });
