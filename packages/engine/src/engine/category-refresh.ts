@@ -40,3 +40,33 @@ export async function refreshCategories(session: EngineStoreSession, services: E
   await session.upsertCategories(rows);
   return rows;
 }
+
+/**
+ * The category rows after items were added (memorize, curated writes): counts grow by the new
+ * approved items and anchors are the best of the old anchors and the new items, so a write costs
+ * the size of the batch, not of the category. Removals and rewrites use {@link refreshCategories}.
+ */
+export async function addToCategories(session: EngineStoreSession, services: EngineServices, scope: ScopeValues, added: readonly ItemRow[]): Promise<CategoryRow[]> {
+  const rows: CategoryRow[] = [];
+  for (const category of services.categories) {
+    const members = added.filter((item) => item.status === 'approved' && item.mergedInto === undefined && item.categoryKeys.includes(category.key));
+    if (members.length === 0) continue;
+    const current = await session.getCategory(scope, category.key);
+    const previous = current === undefined ? [] : [...(await session.getItems(scope, current.anchorItemIds)).values()];
+    const byId = new Map([...previous, ...members].map((item) => [item.id, item]));
+    const anchors = [...byId.values()].sort((left, right) => anchorScore(right) - anchorScore(left) || (left.id < right.id ? -1 : 1)).slice(0, anchorCount);
+    rows.push({
+      scope,
+      key: category.key,
+      name: category.name,
+      description: category.description,
+      summary: anchors.map((item) => item.text).join(' · ').slice(0, 600),
+      anchorItemIds: anchors.map((item) => item.id),
+      itemCount: (current?.itemCount ?? 0) + members.filter((item) => !previous.some((anchor) => anchor.id === item.id)).length,
+      taxonomyVersion: services.taxonomyVersion,
+      updatedAt: services.now(),
+    });
+  }
+  await session.upsertCategories(rows);
+  return rows;
+}

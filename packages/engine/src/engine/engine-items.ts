@@ -7,7 +7,7 @@ import { embedTexts } from '../profiles/model-calls';
 import type { ItemRow, ScopeValues } from '../store/engine-store-rows';
 import { governItem } from '../taxonomy/item-governance';
 import { routeItemToCategories } from './category-definitions';
-import { refreshCategories } from './category-refresh';
+import { addToCategories, refreshCategories } from './category-refresh';
 import { deriveIntention, intentionChanged, nextIntentionRow } from './intention-builder';
 import type { EngineServices } from './engine-services';
 import type { ItemCorrection, ItemInput } from './memory-engine';
@@ -89,7 +89,9 @@ export async function writeItems(services: EngineServices, scope: ScopeValues, i
     }
     const fresh = [...inserted].map((id) => byId.get(id) as ItemRow);
     await tx.insertItems(fresh);
-    await refreshCategories(tx, services, scope, touched);
+    // Only inserts: the categories grow by the batch; a rewritten twin may change counts, so they are recomputed.
+    if (fresh.length === resultIds.length) await addToCategories(tx, services, scope, fresh);
+    else await refreshCategories(tx, services, scope, touched);
     await indexVectors(services, scope, fresh);
     return resultIds.map((id) => byId.get(id) as ItemRow);
   });

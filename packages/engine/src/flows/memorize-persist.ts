@@ -1,6 +1,6 @@
 import { MemoryConflictError } from '@memplane/core';
 import { deriveIntention, intentionChanged, nextIntentionRow, type IntentionContent } from '../engine/intention-builder';
-import { refreshCategories } from '../engine/category-refresh';
+import { addToCategories } from '../engine/category-refresh';
 import type { EngineServices } from '../engine/engine-services';
 import type { PipelineStep } from '../pipeline/pipeline-step';
 import { embedTexts } from '../profiles/model-calls';
@@ -74,14 +74,13 @@ export const persistIndexStep: Step = {
       state.memorized = await services.store.transaction(async (tx) => {
         await tx.insertResource(resource, state.segments as SegmentRow[]);
         await tx.insertItems(items);
-        const touched = new Set(items.flatMap((item) => item.categoryKeys));
         for (const { item, evidence } of reinforced) {
           const current = (await tx.getItems(scope, [item.id])).get(item.id);
           if (current === undefined) continue;
+          // More evidence changes no count, anchor or summary: the categories stay as they are.
           await tx.updateItem(scope, item.id, current.version, { evidence: [...current.evidence, ...evidence].slice(-50), updatedAt: services.now() });
-          for (const key of current.categoryKeys) touched.add(key);
         }
-        await refreshCategories(tx, services, scope, touched);
+        await addToCategories(tx, services, scope, items);
         const content = state.intention as IntentionContent | undefined;
         const latest = await tx.getLatestIntention(scope);
         let intentionVersion: number | undefined;

@@ -1,9 +1,9 @@
 import { MemoryConflictError } from '@memplane/core';
 import { rankByBm25 } from '@memplane/core/rules';
 import type { EngineStoreSession, LexicalHit } from '../engine-store';
-import type { ItemRow } from '../engine-store-rows';
+import type { CategoryRow, ItemRow } from '../engine-store-rows';
 import { compareByKeyset, itemPassesFilter, sameScope, scopeInRange, scopeKey } from '../row-filters';
-import { frozenCopy, type MemoryStoreState } from './memory-store-state';
+import { dropItem, frozenCopy, itemsInRange, JournaledMap, putItem, type MemoryStoreState } from './memory-store-state';
 
 /** The reads and writes of the in-memory store over one state object. */
 export function createMemorySession(state: () => MemoryStoreState): EngineStoreSession {
@@ -46,7 +46,7 @@ export function createMemorySession(state: () => MemoryStoreState): EngineStoreS
     },
     async insertItems(items) {
       for (const item of items) if (state().items.has(item.id)) throw new MemoryConflictError({ message: `Item ${item.id} already exists.` });
-      for (const item of items) state().items.set(item.id, frozenCopy(item));
+      for (const item of items) putItem(state(), frozenCopy(item));
     },
     async getItems(scope, itemIds) {
       const found = new Map<string, ItemRow>();
@@ -71,21 +71,22 @@ export function createMemorySession(state: () => MemoryStoreState): EngineStoreS
         throw new MemoryConflictError({ message: `Item ${itemId} is at version ${item.version}, not ${expectedVersion}.` });
       }
       const updated = frozenCopy({ ...item, ...patch, id: item.id, scope: item.scope, version: item.version + 1 });
-      state().items.set(itemId, updated);
+      putItem(state(), updated);
       return updated;
     },
     async deleteItems(scope, itemIds) {
       const deleted: string[] = [];
       for (const itemId of itemIds) {
-        if (ownItem(scope, itemId) !== undefined) {
-          state().items.delete(itemId);
+        const item = ownItem(scope, itemId);
+        if (item !== undefined) {
+          dropItem(state(), item);
           deleted.push(itemId);
         }
       }
       return deleted;
     },
     async listItems(range, filter, page) {
-      const matching = [...state().items.values()].filter((item) => scopeInRange(item.scope, range) && itemPassesFilter(item, filter));
+      const matching = [...itemsInRange(state(), range)].filter((item) => itemPassesFilter(item, filter));
       matching.sort(compareByKeyset);
       const after = page.after;
       const start = after === undefined ? 0 : matching.findIndex((item) => compareByKeyset(item, after) > 0);
@@ -93,11 +94,11 @@ export function createMemorySession(state: () => MemoryStoreState): EngineStoreS
     },
     async findItemsByTextHash(scope, textHashes) {
       const wanted = new Set(textHashes);
-      return [...state().items.values()].filter((item) => wanted.has(item.textHash) && sameScope(item.scope, scope));
+      return [...itemsInRange(state(), Object.fromEntries(Object.entries(scope).map(([field, value]) => [field, [value]])))].filter((item) => wanted.has(item.textHash));
     },
     async searchLexical(request): Promise<LexicalHit[]> {
-      const documents = [...state().items.values()]
-        .filter((item) => scopeInRange(item.scope, request.range) && itemPassesFilter(item, request.filter))
+      const documents = [...itemsInRange(state(), request.range)]
+        .filter((item) => itemPassesFilter(item, request.filter))
         .sort(compareByKeyset)
         .map((item) => ({ payload: item, terms: item.lexicalTokens }));
       return rankByBm25(request.terms, documents)
@@ -107,18 +108,18 @@ export function createMemorySession(state: () => MemoryStoreState): EngineStoreS
     async recordItemUse(scope, itemIds, at) {
       for (const itemId of itemIds) {
         const item = ownItem(scope, itemId);
-        if (item !== undefined) state().items.set(itemId, frozenCopy({ ...item, useCount: item.useCount + 1, lastUsedAt: at }));
+        if (item !== undefined) putItem(state(), frozenCopy({ ...item, useCount: item.useCount + 1, lastUsedAt: at }));
       }
     },
     async countItems(range, filter) {
       let count = 0;
-      for (const item of state().items.values()) if (scopeInRange(item.scope, range) && itemPassesFilter(item, filter)) count += 1;
+      for (const item of itemsInRange(state(), range)) if (itemPassesFilter(item, filter)) count += 1;
       return count;
     },
     async upsertCategories(categories) {
       for (const category of categories) {
         const key = scopeKey(category.scope);
-        const byKey = state().categories.get(key) ?? new Map();
+        const byKey = state().categories.get(key) ?? JournaledMap.over<string, CategoryRow>(state().journal);
         byKey.set(category.key, frozenCopy(category));
         state().categories.set(key, byKey);
       }

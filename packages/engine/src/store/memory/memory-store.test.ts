@@ -28,6 +28,32 @@ describe('in-memory store', () => {
     expect((await store.listRuns({ limit: 10 })).map((row) => row.id)).toEqual(['outside']);
   });
 
+  it('undoes every write of a failed transaction: items (and their scope index), categories, intentions, revisions', async () => {
+    const store = createInMemoryStore();
+    const scope = { org: 'a' };
+    const item = {
+      id: 'item_1', scope, text: 't', kind: 'note', status: 'approved', piiRisk: 0, confidence: 1, stability: 1, version: 1, evidence: [], categoryKeys: ['c'], metadata: {},
+      lexicalTokens: ['t'], textHash: 'h', useCount: 0, scopeSchemaHash: 's', taxonomyVersion: 'v', pipelineRevision: 1, createdAt: 't', updatedAt: 't',
+    } as const;
+    await store.insertItems([{ ...item, id: 'item_0' }]);
+    const attempt = store.transaction(async (tx) => {
+      await tx.insertItems([item]);
+      await tx.updateItem(scope, 'item_0', 1, { text: 'changed' });
+      await tx.deleteItems(scope, ['item_0']);
+      await tx.upsertCategories([{ scope, key: 'c', name: 'C', description: '', anchorItemIds: ['item_1'], itemCount: 1, taxonomyVersion: 'v', updatedAt: 't' }]);
+      await tx.insertIntention({ id: 'int_1', scope, version: 1, goals: ['g'], constraints: [], progress: [], categoryKeys: [], sourceItemIds: ['item_1'], pipelineRevision: 1, createdAt: 't' });
+      await tx.appendPipelineRevision({ revision: 1, change: 'x', definition: {}, definitionHash: 'd', createdAt: 't' });
+      throw new MemoryConflictError({ message: 'abort' });
+    });
+    await expect(attempt).rejects.toThrow('abort');
+    const range = { org: ['a'] };
+    expect((await store.listItems(range, {}, { limit: 10 })).map((row) => [row.id, row.text, row.version])).toEqual([['item_0', 't', 1]]);
+    expect(await store.countItems(range, {})).toBe(1);
+    expect(await store.listCategories(range)).toEqual([]);
+    expect(await store.getLatestIntention(scope)).toBeUndefined();
+    expect(await store.listPipelineRevisions()).toEqual([]);
+  });
+
   it('hands out frozen copies: a caller cannot change what the store holds', async () => {
     const store = createInMemoryStore();
     const original = run('a');

@@ -1,17 +1,17 @@
 import { MemoryConfigurationError } from '@memplane/core';
 import { createBruteForceVectorIndex } from '../bruteforce-vector-index';
 import type { EngineStore, EngineStoreSession } from '../engine-store';
-import { frozenCopy, emptyState, snapshotState, type MemoryStoreState } from './memory-store-state';
+import { emptyState, frozenCopy, journaled, type MemoryStoreState } from './memory-store-state';
 import { createMemorySession } from './memory-store-session';
 
 /**
  * The in-memory store (§11.1), the default: for tests and quick trials. Calls run one at a time
- * (a transaction holds the store until it ends, and rolls back on error); reads scan the items of
- * the store, and a transaction copies the maps it may roll back, so it slows as memory grows.
+ * (a transaction holds the store until it ends and, on error, undoes its own writes); reads scan
+ * the items of the scopes in range.
  * Vectors use a brute-force index. Nothing survives the process.
  */
 export function createInMemoryStore(): EngineStore {
-  let state: MemoryStoreState = emptyState();
+  const state: MemoryStoreState = emptyState();
   let closed = false;
   let queue: Promise<unknown> = Promise.resolve();
   const live = createMemorySession(() => {
@@ -48,17 +48,7 @@ export function createInMemoryStore(): EngineStore {
       return stored;
     },
     transaction<T>(work: (tx: EngineStoreSession) => Promise<T>): Promise<T> {
-      const run = async () => {
-        const before = state;
-        state = snapshotState(state);
-        try {
-          return await work(live);
-        } catch (error) {
-          state = before;
-          throw error;
-        }
-      };
-      return serialised(run);
+      return serialised(() => journaled(state, () => work(live)));
     },
     async close() {
       closed = true;
