@@ -96,7 +96,6 @@ export const reclusterCategoriesStep: Step = {
   requires: ['targets', 'merges'],
   produces: ['recategorized'],
   capabilities: [],
-  optionalCapabilities: ['llm'],
   async run({ state, services }) {
     const mergedAway = new Set((state.merges as MergeGroup[]).flatMap((group) => group.merged.map((item) => item.id)));
     const changes = [];
@@ -117,7 +116,6 @@ export const adjustIntentionStep: Step = {
   requires: ['targets', 'merges', 'recategorized'],
   produces: ['intention'],
   capabilities: [],
-  optionalCapabilities: ['llm'],
   async run({ state, services }) {
     const mergedAway = new Set((state.merges as MergeGroup[]).flatMap((group) => group.merged.map((item) => item.id)));
     const categories = new Map((state.recategorized as Array<{ itemId: string; after: string[] }>).map((change) => [change.itemId, change.after]));

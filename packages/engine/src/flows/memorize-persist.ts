@@ -30,7 +30,6 @@ export const inferIntentionStep: Step = {
   requires: ['scope', 'newItems'],
   produces: ['intention'],
   capabilities: [],
-  optionalCapabilities: ['llm'],
   async run({ state, services }) {
     if (state.duplicateOf !== undefined) return;
     state.intention = await deriveIntention(services.store, services, state.scope as ScopeValues, state.newItems as ItemRow[]);

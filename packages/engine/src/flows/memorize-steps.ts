@@ -5,6 +5,7 @@ import { routeItemToCategories } from '../engine/category-definitions';
 import { buildResource, type MemorizeInput } from './memorize-input';
 import { extractByRules, extractWithModel, type ItemCandidate } from './extraction-candidates';
 import { buildItem } from './item-builder';
+import { categorizeWithModel } from './model-categorization';
 
 type Step = PipelineStep<EngineServices>;
 
@@ -31,7 +32,6 @@ export const preprocessStep: Step = {
   requires: ['resource', 'segments'],
   produces: ['segments'],
   capabilities: [],
-  optionalCapabilities: ['llm'],
   async run({ state, note }) {
     const resource = state.resource as ResourceRow;
     if (resource.content === undefined) note('no inline content: the resource is kept, nothing is extracted (no ASR/OCR/caption step configured)');
@@ -108,8 +108,17 @@ export const categorizeItemsStep: Step = {
   produces: ['newItems'],
   capabilities: [],
   optionalCapabilities: ['llm'],
-  async run({ state, services }) {
-    state.newItems = (state.newItems as ItemRow[]).map((item) => ({ ...item, categoryKeys: routeItemToCategories(services.categories, item.kind, item.lexicalTokens) }));
+  async run({ state, services, profileName, signal, recordUsage }) {
+    const items = state.newItems as ItemRow[];
+    const byRules = (item: ItemRow) => routeItemToCategories(services.categories, item.kind, item.lexicalTokens);
+    const profile = services.profiles.get(profileName);
+    if (profile?.model === undefined || items.length === 0) {
+      state.newItems = items.map((item) => ({ ...item, categoryKeys: byRules(item) }));
+      return;
+    }
+    const categorized = await categorizeWithModel(profile, services.categories, items, byRules, signal);
+    recordUsage(categorized.usage);
+    state.newItems = categorized.items;
   },
 };
 

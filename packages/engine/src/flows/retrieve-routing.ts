@@ -69,7 +69,6 @@ export const routeCategoryStep: Step = {
   requires: ['scopeRange', 'query', 'intentions'],
   produces: ['categories', 'routedCategoryKeys'],
   capabilities: [],
-  optionalCapabilities: ['llm'],
   async run({ state, services }) {
     if (state.stopAt !== undefined) {
       state.categories = [];

@@ -71,6 +71,24 @@ describe('LLM profiles (§4.2)', () => {
     expect(retrieveRun?.llmUsage[0]).toMatchObject({ stepId: 'recall_items', model: 'mock-provider:letters', inputTokens: 1, outputTokens: undefined });
   });
 
+  it('categorizes with the categorize profile, dropping invented keys and falling back to the rules', async () => {
+    const categorizer = scriptedJsonModel([{ assignments: [{ item: 0, categories: ['people', 'invented'] }, { item: 1, categories: ['nonsense'] }] }]);
+    const engine = await createMemoryEngine({
+      scope: orgProjectScope,
+      categories: [
+        { key: 'people', name: 'People', description: 'Who is who.' },
+        { key: 'infra', name: 'Infrastructure', description: 'Servers.', kinds: ['decision'] },
+      ],
+      profiles: { default: {}, cat: { model: categorizer } },
+      roleProfiles: { categorize: 'cat' },
+      now: steppingClock(),
+    });
+    const result = await engine.memorize(scope, { type: 'resource', content: 'Jerry leads the platform team today.\nWe decided to move the servers to Frankfurt.' });
+    const items = [...(await engine.getItems(scope, result.itemIds)).values()];
+    expect(items.map((item) => item.categoryKeys)).toEqual([['people'], ['infra']]);
+    expect(categorizer.prompts[0]).toContain('Infrastructure');
+  });
+
   it('stops at the intention layer when the sufficiency check says so', async () => {
     const judge = scriptedJsonModel([{ sufficient: true }]);
     const engine = await createMemoryEngine({ scope: orgProjectScope, profiles: { default: {}, judge: { model: judge } }, roleProfiles: { sufficiency: 'judge' }, now: steppingClock() });
