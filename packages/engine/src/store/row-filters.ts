@@ -1,7 +1,7 @@
 import type { JsonValue } from '@memplane/core';
 import type { ItemRow, ScopeRange, ScopeValues } from './engine-store-rows';
 import type { ItemFilter } from './engine-store';
-import { canonicalJson } from '../support/canonical-hash';
+import { stableStringify } from '@memplane/core';
 
 /** Whether a full scope lies in a range: every pinned field holds one of its values. */
 export function scopeInRange(scope: ScopeValues, range: ScopeRange): boolean {
@@ -22,11 +22,11 @@ export function sameScope(left: ScopeValues, right: ScopeValues): boolean {
 
 /** A stable key of a full scope, for maps keyed by scope. */
 export function scopeKey(scope: ScopeValues): string {
-  return canonicalJson(scope);
+  return stableStringify(scope);
 }
 
 function jsonEqual(left: JsonValue | undefined, right: JsonValue): boolean {
-  return left !== undefined && canonicalJson(left) === canonicalJson(right);
+  return left !== undefined && stableStringify(left) === stableStringify(right);
 }
 
 /** Whether an item passes an item filter (the reference semantics every backend follows). */
