@@ -1,4 +1,5 @@
 import type { ItemRow } from '../store/engine-store-rows';
+import { cosineSimilarity } from '../support/cosine-similarity';
 
 /** One merge: the surviving item and the items folded into it. */
 export interface MergeGroup {
@@ -75,7 +76,7 @@ export function findMergeGroups(
         const left = withVectors[i] as ItemRow;
         const right = withVectors[j] as ItemRow;
         if (left.kind !== right.kind) continue;
-        if (cosine(options.vectors.get(left.id) as Float32Array, options.vectors.get(right.id) as Float32Array) >= options.vectorSimilarity) union(left.id, right.id);
+        if (cosineSimilarity(options.vectors.get(left.id) as Float32Array, options.vectors.get(right.id) as Float32Array) >= options.vectorSimilarity) union(left.id, right.id);
       }
     }
   }
@@ -88,17 +89,4 @@ export function findMergeGroups(
     result.push({ survivor, merged: members.filter((member) => member !== survivor) });
   }
   return result.sort((left, right) => (left.survivor.id < right.survivor.id ? -1 : 1));
-}
-
-function cosine(left: Float32Array, right: Float32Array): number {
-  if (left.length !== right.length) return 0;
-  let dot = 0;
-  let a = 0;
-  let b = 0;
-  for (let index = 0; index < left.length; index += 1) {
-    dot += (left[index] as number) * (right[index] as number);
-    a += (left[index] as number) ** 2;
-    b += (right[index] as number) ** 2;
-  }
-  return a === 0 || b === 0 ? 0 : dot / Math.sqrt(a * b);
 }

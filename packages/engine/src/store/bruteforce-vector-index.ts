@@ -1,22 +1,7 @@
+import { cosineSimilarity } from '../support/cosine-similarity';
 import type { ScopeValues } from './engine-store-rows';
 import { sameScope, scopeInRange } from './row-filters';
 import type { VectorEntry, VectorHit, VectorIndex, VectorSearchRequest } from './vector-index';
-
-function cosine(left: Float32Array, right: Float32Array): number {
-  if (left.length !== right.length) return Number.NaN;
-  let dot = 0;
-  let leftNorm = 0;
-  let rightNorm = 0;
-  for (let index = 0; index < left.length; index += 1) {
-    const a = left[index] as number;
-    const b = right[index] as number;
-    dot += a * b;
-    leftNorm += a * a;
-    rightNorm += b * b;
-  }
-  const norm = Math.sqrt(leftNorm) * Math.sqrt(rightNorm);
-  return norm === 0 ? 0 : dot / norm;
-}
 
 /**
  * A brute-force vector index in memory: every search compares the query with every vector of the
@@ -39,7 +24,7 @@ export function createBruteForceVectorIndex(): VectorIndex {
       const hits: VectorHit[] = [];
       for (const entry of entries.values()) {
         if (entry.model !== request.model || !scopeInRange(entry.scope, request.range)) continue;
-        const similarity = cosine(entry.vector, request.vector);
+        const similarity = cosineSimilarity(entry.vector, request.vector);
         if (!Number.isNaN(similarity)) hits.push({ itemId: entry.itemId, scope: entry.scope, similarity });
       }
       hits.sort((left, right) => right.similarity - left.similarity || (left.itemId < right.itemId ? -1 : 1));
