@@ -1,4 +1,5 @@
 import { MemoryValidationError } from '@memplane/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMemoryEngine } from './create-memory-engine';
 import { orgProjectScope, steppingClock } from '../testing/engine-fixtures';
@@ -54,6 +55,22 @@ describe('memory engine, zero-config', () => {
     expect(third.duplicate).toBe(false);
     expect(third.itemIds).toEqual([]);
     expect(third.reinforcedItemIds.length).toBe(first.itemIds.length);
+  });
+
+  it('memorizes any content once per scope and revision (fast-check)', async () => {
+    const engine = await createMemoryEngine({ scope: orgProjectScope, now: steppingClock() });
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 200 }), fc.constantFrom('p1', 'p2'), async (content, project) => {
+        const target = { org: 'fc', project };
+        const first = await engine.memorize(target, { type: 'resource', content });
+        const count = (await engine.listItems({ org: 'fc', project }, {}, { limit: 1000 })).length;
+        const again = await engine.memorize(target, { type: 'resource', content });
+        expect(again.duplicate).toBe(true);
+        expect(again.resourceId).toBe(first.resourceId);
+        expect((await engine.listItems({ org: 'fc', project }, {}, { limit: 1000 })).length).toBe(count);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('refuses a write without a full scope, naming the field, and writes nothing', async () => {
