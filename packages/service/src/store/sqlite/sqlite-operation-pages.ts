@@ -48,8 +48,8 @@ export function chooseSqliteOperationIndex(connection: SqliteConnection, filter:
   return best!.index;
 }
 
-/** The statements of one page of the log, as {@link listSqliteOperations} runs them (exported for the plan tests). */
-export function sqliteOperationPageQueries(connection: SqliteConnection, filter: MemoryOperationFilter, request: MemoryStorePageRequest): StoreFilterQuery[] {
+/** The statements of one page of the log: one through the chosen index, or two for a run. */
+function sqliteOperationPageQueries(connection: SqliteConnection, filter: MemoryOperationFilter, request: MemoryStorePageRequest): StoreFilterQuery[] {
   const { runId, ...rest } = filter;
   const base = narrowToHours(connection, operationFilterQuery(sqliteDialect, rest), filter);
   if (request.after !== undefined) base.where.push(`position < ${bindValue(base, request.after)}`);
