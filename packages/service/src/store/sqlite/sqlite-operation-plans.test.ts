@@ -138,6 +138,49 @@ describe('SQLite operation log: every explorer filter reads an index, newest fir
   });
 });
 
+/**
+ * Whether the statement compares a filter value before it reads the table: SQLite then checks
+ * the second filter from the index entry (the row read is deferred until an entry matches).
+ */
+function checksFiltersInIndex(filename: string, sql: string, values: unknown[]): boolean {
+  const database = new BetterSqlite3(filename, { readonly: true });
+  try {
+    const program = database.prepare(`EXPLAIN ${sql}`).all(...values) as Array<{ opcode: string; p1: number; p4: unknown }>;
+    // The table's cursor is opened with its column count, an index's with its key description.
+    const tableCursor = program.find((step) => step.opcode === 'OpenRead' && !String(step.p4).startsWith('k('))?.p1;
+    const seek = program.findIndex((step) => step.opcode === 'DeferredSeek');
+    const compare = program.findIndex((step, at) => at > seek && (step.opcode === 'Ne' || step.opcode === 'Eq'));
+    if (tableCursor === undefined || seek === -1 || compare === -1) return false;
+    return !program.slice(seek, compare).some((step) => step.opcode === 'Column' && step.p1 === tableCursor);
+  } finally {
+    database.close();
+  }
+}
+
+describe('SQLite operation log: a second filter is checked in the index', () => {
+  const filename = join(directory, 'residual.db');
+  let store: MemoryServiceStore;
+  beforeAll(async () => {
+    store = createSqliteMemoryServiceStore({ filename });
+    await store.migrate();
+    await store.appendOperations(sampleLog());
+  });
+  afterAll(async () => store.close());
+
+  for (const [name, filter] of [
+    ['source kind and operation', { ...company, sourceKind: 'run', operation: 'query' }],
+    ['operation and binding', { ...company, operation: 'capture', bindingId: 'bnd_2' }],
+    ['status and source kind', { ...company, status: 'failed', sourceKind: 'run' }],
+    ['project, operation and status', { ...company, projectId: 'project-1', operation: 'query', status: 'succeeded' }],
+  ] as const) {
+    it(`${name}: compared from the index entry, the row read only for a match`, async () => {
+      const statements = await pageStatements(() => store.listOperations(filter, { limit: 3 }));
+      expect(statements).toHaveLength(1);
+      expect(checksFiltersInIndex(filename, statements[0]!.sql, statements[0]!.values)).toBe(true);
+    });
+  }
+});
+
 describe('SQLite operation log: an existing database gets the filter indexes when it migrates', () => {
   it('indexes a log written before, and its pages read them', async () => {
     const filename = join(directory, 'existing.db');
