@@ -3,6 +3,7 @@ import {
   parseInput,
   type MemoryCaptureResult,
   type MemoryContextBundle,
+  type MemoryExplanation,
   type MemoryCorrectionResult,
   type MemoryExtractionJobPage,
   type MemoryForgetResult,
@@ -85,8 +86,11 @@ export interface MemoryRuntime {
   capture(request: ServiceCaptureRequest): Promise<MemoryServiceResult<MemoryCaptureResult>>;
   /** Writes curated records. */
   upsertRecords(request: ServiceRecordWriteRequest): Promise<MemoryServiceResult<MemoryRecordWriteResult>>;
-  /** The most relevant records; any record outside the scope is dropped, logged and counted. */
-  query(request: ServiceQueryRequest): Promise<MemoryServiceResult<MemoryContextBundle>>;
+  /**
+   * The most relevant records; any record outside the scope is dropped, logged and counted. With
+   * `explain: true`, `explanation` is the provider's trace of the returned snippets only.
+   */
+  query(request: ServiceQueryRequest): Promise<MemoryServiceResult<MemoryContextBundle & { explanation?: MemoryExplanation }>>;
   /** One page of the scope's records, checked against the scope. */
   list(request?: ServiceListRequest): Promise<MemoryServiceResult<MemoryListPage>>;
   /** One record, or null when it is not visible in the scope. */

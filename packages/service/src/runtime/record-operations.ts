@@ -5,6 +5,7 @@ import {
   type MemoryAdapterCapabilities,
   type MemoryCaptureResult,
   type MemoryContextBundle,
+  type MemoryExplanation,
   type MemoryHookContext,
   type MemoryListPage,
   type MemoryProfile,
@@ -21,6 +22,7 @@ import { runOperation, type MemoryOperationReceipt, type OperationOptions } from
 import { registerHandles } from './handle-ownership';
 import { createHandleOperations } from './record-handle-operations';
 import { checkProviderResult } from './provider-results';
+import { explainFilteredBundle } from './query-explanation';
 import * as requests from './runtime-requests';
 
 /** A result of the service: the adapter's result plus the operation receipt. */
@@ -159,8 +161,9 @@ export function createRecordOperations(
     },
 
     /** The most relevant records, checked against the scope before they are returned. */
-    async query(request: requests.ServiceQueryRequest): Promise<MemoryServiceResult<MemoryContextBundle>> {
+    async query(request: requests.ServiceQueryRequest): Promise<MemoryServiceResult<MemoryContextBundle & { explanation?: MemoryExplanation }>> {
       let valid: requests.ServiceQueryRequest;
+      let details: Record<string, unknown> = {};
       const { result, receipt } = await runOperation(
         internals,
         context,
@@ -168,21 +171,23 @@ export function createRecordOperations(
         'query',
         () => {
           valid = requests.parseServiceQueryRequest(request);
-          return {
-            ...scopeFields(valid),
-            bindingKey: valid.bindingKey,
-            details: { topK: valid.topK ?? 10, intent: valid.intent ?? 'answer', queryCharacters: valid.query.length },
-          };
+          details = { topK: valid.topK ?? 10, intent: valid.intent ?? 'answer', queryCharacters: valid.query.length };
+          return { ...scopeFields(valid), bindingKey: valid.bindingKey, details };
         },
         async ({ adapter, binding, scope, call, placement }) => {
-          const { bindingKey: _key, scope: _scope, ...rest } = valid;
+          const { bindingKey: _key, scope: _scope, explain, ...rest } = valid;
           const { profileSummary, ...bundle } = checkProviderResult('query', await call('query', () => adapter.query({ ...rest, bindingKey: binding.key, scope })), binding.providerId);
           const warnings = bundle.warnings;
           const { snippets, dropped } = await guardSnippets(bundle.snippets, placement, warnings, `${binding.providerId} query result`, 'snippets');
           const summary = guardSummary(profileSummary, internals.trustsSummariesOf(binding), warnings);
+          const filtered = { snippets, ...(summary === undefined ? {} : { profileSummary: summary }) };
+          // Only the bundle the caller gets is explained, never one the caller supplied.
+          const explained = explain === true ? await explainFilteredBundle(adapter, binding.providerId, filtered, scope, call, warnings) : undefined;
+          // The log entry is written from these details after this body returns.
+          if (explained?.explanation !== undefined) details.explained = true;
           return {
-            result: { ...bundle, snippets, warnings, ...(summary === undefined ? {} : { profileSummary: summary }) },
-            usage: bundle.usage,
+            result: { ...bundle, ...filtered, warnings, ...(explained?.explanation === undefined ? {} : { explanation: explained.explanation }) },
+            usage: explained === undefined ? bundle.usage : [...bundle.usage, ...explained.usage],
             warnings,
             recordIds: idsOf(snippets),
             resultCount: snippets.length,

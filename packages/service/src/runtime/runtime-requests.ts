@@ -48,7 +48,15 @@ export type ServiceCaptureRequest = Omit<MemoryCaptureRequest, 'bindingKey' | 's
 export type ServiceRecordWriteRequest = Omit<MemoryRecordWriteRequest, 'bindingKey' | 'scope' | 'source'> &
   ServiceEnvelope & { source?: MemoryServiceSourceRef };
 /** `query` through the service. */
-export type ServiceQueryRequest = Omit<MemoryQueryRequest, 'bindingKey' | 'scope'> & ServiceEnvelope;
+export type ServiceQueryRequest = Omit<MemoryQueryRequest, 'bindingKey' | 'scope'> &
+  ServiceEnvelope & {
+    /**
+     * Also asks the provider how it retrieved the returned snippets (`result.explanation`), when
+     * the binding's adapter declares `capabilities.explain`; otherwise the result carries an
+     * `unsupported` warning for `explain`. Default false.
+     */
+    explain?: boolean;
+  };
 /** `list` through the service. */
 export type ServiceListRequest = Omit<MemoryListRequest, 'bindingKey' | 'scope'> & ServiceEnvelope;
 /** `get` through the service. */
@@ -83,7 +91,7 @@ export const serviceRecordWriteRequestSchema = memoryRecordWriteRequestSchema.ex
   ...envelope,
   source: serviceSourceSchema.optional(),
 });
-export const serviceQueryRequestSchema = memoryQueryRequestSchema.extend(envelope);
+export const serviceQueryRequestSchema = memoryQueryRequestSchema.extend({ ...envelope, explain: z.boolean().optional() });
 export const serviceListRequestSchema = memoryListRequestSchema.extend(envelope);
 
 /** Stands in for the envelope fields a service request may leave out; removed again after the check. */
@@ -124,6 +132,15 @@ function copyWithEnvelope<Request extends { bindingKey: string; scope: MemorySco
 
 /** Checks a service query request: the fast path, else zod naming the field. */
 export function parseServiceQueryRequest(request: unknown): ServiceQueryRequest {
+  // `explain` is the service's own field, unknown to core's fast path: checked here, then put back.
+  if (typeof request === 'object' && request !== null && !Array.isArray(request) && 'explain' in request) {
+    const { explain, ...rest } = request as Record<string, unknown>;
+    if (typeof explain === 'boolean') {
+      const copied = copyWithEnvelope(rest, copyValidQueryRequest) as ServiceQueryRequest | undefined;
+      if (copied !== undefined) return { ...copied, explain };
+    }
+    return parseInput(serviceQueryRequestSchema, request, 'query request');
+  }
   return (copyWithEnvelope(request, copyValidQueryRequest) as ServiceQueryRequest | undefined) ?? parseInput(serviceQueryRequestSchema, request, 'query request');
 }
 
