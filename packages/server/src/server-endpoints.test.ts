@@ -113,3 +113,29 @@ describe('every endpoint over loopback', () => {
     }
   });
 });
+
+describe('POST query with explain', () => {
+  it('returns the markdown binding\'s trace of the returned snippets, and nothing about any other record', async () => {
+    const path = '/v1/companies/acme/memory/query';
+    // The endpoint cases above may have forgotten the first record.
+    const written = await harness.call('POST', '/v1/companies/acme/memory/records', { token: harness.token.agentAcme, body: { records: [{ text: 'The acme staging database is rebuilt nightly.' }] } });
+    expect(written.status).toBe(200);
+    const response = await harness.call('POST', path, { token: harness.token.agentAcme, body: { query: 'staging database', explain: true } });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const returned = new Set(response.body.snippets.map((snippet: { handle: { providerRecordId: string } }) => snippet.handle.providerRecordId));
+    expect(returned.size).toBeGreaterThan(0);
+    expect(response.body.explanation.steps.length).toBeGreaterThan(0);
+    for (const step of response.body.explanation.steps) expect(returned.has(step.handle.providerRecordId)).toBe(true);
+    expect(JSON.stringify(response.body)).not.toContain('globex');
+    const plain = await harness.call('POST', path, { token: harness.token.agentAcme, body: { query: 'fact of acme' } });
+    expect(plain.body).not.toHaveProperty('explanation');
+    const refused = await harness.call('POST', path, { token: harness.token.agentAcme, body: { query: 'fact of acme', explain: 'yes' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.issues.map((issue: { path: string }) => issue.path)).toContain('explain');
+    // The flag and the trace are documented as served.
+    const document = (await harness.call('GET', '/openapi.json', {})).body;
+    const operation = document.paths['/v1/companies/{companyId}/memory/query'].post;
+    expect(operation.requestBody.content['application/json'].schema.properties.explain).toMatchObject({ type: 'boolean' });
+    expect(operation.responses['200'].content['application/json'].schema.properties).toHaveProperty('explanation');
+  });
+});

@@ -18,6 +18,18 @@ const receipt = z.object({ operationId: z.string(), bindingKey: z.string(), prov
 /** The documented result of a runtime call: the provider result as core describes it, with the service's receipt. */
 const resultOf = (schema: z.ZodObject) => ({ ...result, schema: schema.extend(receipt.shape) });
 
+/** The trace `query` returns with `explain: true`: steps about the returned snippets only. */
+const explanationSchema = z.object({
+  steps: z.array(
+    z.object({
+      handle: z.object({ providerKey: z.string(), providerRecordId: z.string() }),
+      stage: z.string(),
+      score: z.number().optional(),
+      details: z.string().optional(),
+    }),
+  ),
+});
+
 type Runtime = ReturnType<MemoryService['runtime']>;
 
 /** A runtime endpoint that hands its body to one runtime method. */
@@ -57,7 +69,15 @@ const hookRunners: Record<string, HookRunner> = {
 export const runtimeRoutes: ServerRoute[] = [
   bodyRoute('capture', 'memory.capture', 'Captures raw residue (a run, a comment, a document).', runtime.capture, (memory, body) => memory.capture(body as never), true, resultOf(memoryCaptureResultSchema)),
   bodyRoute('records', 'memory.upsertRecords', 'Writes curated records.', runtime.upsertRecords, (memory, body) => memory.upsertRecords(body as never), true, resultOf(memoryRecordWriteResultSchema)),
-  bodyRoute('query', 'memory.query', 'The most relevant records for a query.', runtime.query, (memory, body) => memory.query(body as never), true, resultOf(memoryContextBundleSchema)),
+  bodyRoute(
+    'query',
+    'memory.query',
+    'The most relevant records for a query; with `explain: true`, the provider trace of the returned snippets when the binding supports it.',
+    runtime.query,
+    (memory, body) => memory.query(body as never),
+    true,
+    resultOf(memoryContextBundleSchema.extend({ explanation: explanationSchema.optional() })),
+  ),
   bodyRoute('list', 'memory.list', 'One page of the scope\'s records.', runtime.list, (memory, body) => memory.list((body ?? {}) as never), false, resultOf(memoryListPageSchema)),
   bodyRoute('get', 'memory.get', 'One record by handle, or `snippet: null`.', runtime.get, (memory, body) => memory.get(body as never), true, resultOf(z.object({ snippet: memorySnippetSchema.nullable(), warnings: z.array(z.unknown()) }))),
   bodyRoute('forget', 'memory.forget', 'Forgets records by handle.', runtime.forget, (memory, body) => memory.forget(body as never)),
