@@ -237,6 +237,24 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     expect(await snippet.locator('.score').textContent()).toMatch(/^score \d+\.\d{3}$/);
     await snippet.getByRole('link', { name: 'Open issue ISS-7' }).waitFor();
     await answer.getByRole('link', { name: /^operation op_/ }).waitFor();
+    await answer.getByText('Tick Explain and run the query again', { exact: false }).waitFor();
+
+    // The notes binding's adapter declares explain: the box is enabled, and ticking it shows the trace of these snippets.
+    await page.getByLabel('Binding').selectOption('notes');
+    const explain = page.getByLabel('Explain');
+    expect(await explain.isEnabled()).toBe(true);
+    await explain.check();
+    await page.getByRole('button', { name: 'Run query' }).click();
+    const trace = page.getByRole('list', { name: 'Retrieval trace' });
+    await trace.waitFor();
+    const shown = await trace.getByRole('listitem').allTextContents();
+    // The same query through the service: every trace line is about one of its snippets.
+    const direct = await fixture.served.service.runtime({ actor: acmeAs }).query({ bindingKey: 'notes', scope: { agentId: 'planner' }, query: 'staging database', explain: true });
+    const ids = direct.snippets.map((item) => item.handle.providerRecordId);
+    expect(shown.length).toBe(direct.explanation!.steps.length);
+    expect(shown.length).toBeGreaterThan(0);
+    for (const line of shown) expect(ids.some((id) => line.includes(id)), line).toBe(true);
+    expect(await page.locator('img[src="x"], script:not([src])').count()).toBe(0);
     await screenshot(page, 'query');
   });
 

@@ -90,7 +90,7 @@ export function endpoints(api: InspectorApi, companyId: string) {
       api.send<MemoryListPage & MemoryOperationReceipt>('POST', memory('list'), request),
     getRecord: (request: { bindingKey?: string; handle: MemoryRecordHandle }) =>
       api.send<{ snippet: MemorySnippet | null } & MemoryOperationReceipt>('POST', memory('get'), request),
-    query: (request: { bindingKey?: string; scope: ScopeInput; query: string; topK?: number; intent?: string }) =>
+    query: (request: { bindingKey?: string; scope: ScopeInput; query: string; topK?: number; intent?: string; explain?: boolean }) =>
       api.send<MemoryContextBundle & MemoryOperationReceipt & { explanation?: MemoryExplanation }>('POST', memory('query'), request),
     correct: (request: { bindingKey?: string; handle: MemoryRecordHandle; patch: { text?: string; reason?: string } }) =>
       api.send<MemoryOperationReceipt>('POST', memory('correct'), request),

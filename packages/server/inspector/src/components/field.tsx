@@ -84,11 +84,11 @@ export function TextArea(props: { label: string; value: string; onChange: (value
 }
 
 /** A labelled checkbox. */
-export function CheckField(props: { label: string; checked: boolean; onChange: (checked: boolean) => void; name?: string }) {
+export function CheckField(props: { label: string; checked: boolean; onChange: (checked: boolean) => void; name?: string; disabled?: boolean }) {
   const id = useId();
   return (
     <div className="field field-check">
-      <input id={id} type="checkbox" name={props.name} checked={props.checked} onChange={(event) => props.onChange(event.target.checked)} />
+      <input id={id} type="checkbox" name={props.name} checked={props.checked} disabled={props.disabled} onChange={(event) => props.onChange(event.target.checked)} />
       <label htmlFor={id}>{props.label}</label>
     </div>
   );

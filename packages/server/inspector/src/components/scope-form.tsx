@@ -39,7 +39,15 @@ export function bindingScopeParams(value: BindingScope): Record<string, string |
 }
 
 /** Picks a binding (or resolution) and a scope; `children` adds fields of the page (the query text). */
-export function BindingScopeForm(props: { label: string; submitLabel: string; initial: BindingScope; onSubmit: (value: BindingScope) => void; children?: ReactNode }) {
+export function BindingScopeForm(props: {
+  label: string;
+  submitLabel: string;
+  initial: BindingScope;
+  onSubmit: (value: BindingScope) => void;
+  /** Told the binding key as it is picked (`''` for resolution), for fields that depend on the binding. */
+  onBindingKeyChange?: (bindingKey: string) => void;
+  children?: ReactNode;
+}) {
   const { api, companyId } = useInspector();
   const bindings = useAsync(() => endpoints(api, companyId).bindings(), [api, companyId]);
   const [bindingKey, setBindingKey] = useState(props.initial.bindingKey ?? '');
@@ -59,7 +67,10 @@ export function BindingScopeForm(props: { label: string; submitLabel: string; in
         label="Binding"
         name="binding"
         value={bindingKey}
-        onChange={setBindingKey}
+        onChange={(key) => {
+          setBindingKey(key);
+          props.onBindingKeyChange?.(key);
+        }}
         empty="resolved for the scope"
         options={(bindings.data ?? []).map((binding) => ({ value: binding.key, label: `${binding.key} (${binding.providerId}${binding.enabled ? '' : ', disabled'})` }))}
       />

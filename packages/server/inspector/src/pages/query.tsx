@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { endpoints } from '../api/endpoints';
 import type { MemoryContextBundle, MemoryExplanation, MemoryOperationReceipt } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
-import { SelectField, TextField } from '../components/field';
+import { CheckField, SelectField, TextField } from '../components/field';
 import { BindingScopeForm, type BindingScope } from '../components/scope-form';
 import { SourceLinks } from '../components/source-links';
 import { useInspector } from '../context';
@@ -12,12 +12,11 @@ import { useAsync } from '../use-async';
 type QueryAnswer = MemoryContextBundle & MemoryOperationReceipt & { explanation?: MemoryExplanation };
 
 function Explanation({ answer }: { answer: QueryAnswer }) {
-  const { api, companyId } = useInspector();
-  const bindings = useAsync(() => endpoints(api, companyId).bindings(), [api, companyId]);
-  const binding = bindings.data?.find((candidate) => candidate.key === answer.bindingKey);
   if (answer.explanation !== undefined) {
+    if (answer.explanation.steps.length === 0) return <p>The provider of {answer.bindingKey} ({answer.providerId}) gave no trace for these snippets.</p>;
+    // Step text is the provider's: React renders it as text, never as markup.
     return (
-      <ol className="explain">
+      <ol className="explain" aria-label="Retrieval trace">
         {answer.explanation.steps.map((step, index) => (
           <li key={index}>
             <strong>{step.stage}</strong> {step.handle.providerRecordId}
@@ -28,14 +27,11 @@ function Explanation({ answer }: { answer: QueryAnswer }) {
       </ol>
     );
   }
-  if (binding === undefined) return null;
-  return binding.capabilities.explain === true ? (
-    <p>
-      The provider of {binding.key} ({binding.providerId}) declares <code>explain</code>, but the service does not expose retrieval traces over HTTP yet, so none is
-      shown.
-    </p>
+  const unsupported = answer.warnings?.some((warning) => warning.type === 'unsupported' && warning.feature === 'explain') === true;
+  return unsupported ? (
+    <p>The provider of {answer.bindingKey} ({answer.providerId}) does not explain its retrieval.</p>
   ) : (
-    <p>The provider of {binding.key} ({binding.providerId}) does not explain its retrieval.</p>
+    <p>Tick Explain and run the query again to see how the provider retrieved these snippets.</p>
   );
 }
 
@@ -48,6 +44,12 @@ export function QueryPage() {
   const [answer, setAnswer] = useState<QueryAnswer | undefined>(undefined);
   const [failure, setFailure] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
+  const [explain, setExplain] = useState(false);
+  const [bindingKey, setBindingKey] = useState('');
+  const bindings = useAsync(() => endpoints(api, companyId).bindings(), [api, companyId]);
+  const chosen = bindings.data?.find((candidate) => candidate.key === bindingKey);
+  // With resolution the binding is unknown until the service resolves it; it warns if that one cannot explain.
+  const canExplain = bindingKey === '' || chosen?.capabilities.explain === true;
 
   const run = async (target: BindingScope) => {
     setBusy(true);
@@ -60,6 +62,7 @@ export function QueryPage() {
           query,
           ...(Number.isInteger(count) && count > 0 ? { topK: count } : {}),
           ...(intent === '' ? {} : { intent }),
+          ...(explain && canExplain ? { explain: true } : {}),
         }),
       );
     } catch (error) {
@@ -72,10 +75,11 @@ export function QueryPage() {
 
   return (
     <>
-      <BindingScopeForm label="Query" submitLabel={busy ? 'Running…' : 'Run query'} initial={{ scope: {} }} onSubmit={(target) => void run(target)}>
+      <BindingScopeForm label="Query" submitLabel={busy ? 'Running…' : 'Run query'} initial={{ scope: {} }} onBindingKeyChange={setBindingKey} onSubmit={(target) => void run(target)}>
         <TextField label="Query text" name="query" type="search" value={query} onChange={setQuery} required />
         <TextField label="Top K" name="topK" type="number" min={1} max={100} value={topK} onChange={setTopK} />
         <SelectField label="Intent" name="intent" value={intent} onChange={setIntent} options={['agent_preamble', 'answer', 'browse']} empty="default" />
+        <CheckField label="Explain" name="explain" checked={explain && canExplain} disabled={!canExplain} onChange={setExplain} />
       </BindingScopeForm>
       <ErrorBanner error={failure} />
       {answer === undefined ? null : (
