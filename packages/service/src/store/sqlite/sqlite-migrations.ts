@@ -305,7 +305,10 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
 
 /**
  * Applies every migration newer than the database's version, each in its own transaction,
- * and records it in `memplane_schema_migrations`. Safe to call on every start.
+ * and records it in `memplane_schema_migrations`. Safe to call on every start, and from several
+ * processes opening one file at once: each migration takes the write lock first (`BEGIN
+ * IMMEDIATE`, waiting up to the busy timeout) and reads the version again under it, so a
+ * migration another process applied in the meantime is skipped instead of run twice.
  */
 export function applySqliteMigrations(database: Database, migrations: readonly SqliteMigration[] = sqliteMigrations): number {
   database.exec(`
@@ -315,18 +318,18 @@ export function applySqliteMigrations(database: Database, migrations: readonly S
       applied_at TEXT NOT NULL
     )
   `);
-  const current =
-    (database.prepare('SELECT MAX(version) AS version FROM memplane_schema_migrations').get() as { version: number | null })
-      .version ?? 0;
+  const currentVersion = database.prepare('SELECT MAX(version) AS version FROM memplane_schema_migrations');
   const record = database.prepare('INSERT INTO memplane_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  const applyOne = database.transaction((migration: SqliteMigration): boolean => {
+    const current = (currentVersion.get() as { version: number | null }).version ?? 0;
+    if (migration.version <= current) return false;
+    database.exec(migration.sql);
+    record.run(migration.version, migration.name, new Date().toISOString());
+    return true;
+  });
   let applied = 0;
   for (const migration of [...migrations].sort((left, right) => left.version - right.version)) {
-    if (migration.version <= current) continue;
-    database.transaction(() => {
-      database.exec(migration.sql);
-      record.run(migration.version, migration.name, new Date().toISOString());
-    })();
-    applied += 1;
+    if (applyOne.immediate(migration)) applied += 1;
   }
   return applied;
 }
