@@ -1,58 +1,15 @@
 import { basename } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import type { MemoryAdapter } from '@memplane/core';
 import { createEngineAdapter, type EngineAdapterSettings } from '@memplane/engine';
-import { formatNumber, median, type Benchmark, type BenchTable } from './bench-harness';
+import { formatNumber, type Benchmark, type BenchTable } from './bench-harness';
 import { openEngineStore, type LocomoBackend } from './engine-locomo-stores';
 import { embeddingModelOf, hashEmbedder, serverEmbedder } from './engine-embedding-model';
 import { benchPostgresUrl } from './engine-postgres-url';
 import { loadLocomo, locomoPath, type LocomoData } from './markdown-locomo-data';
-import { locomoVariants, scoreLocomo, type LocomoScores } from './markdown-locomo.bench';
+import { locomoVariants, scoreLocomo, scoreLocomoAdapter, type LocomoScores } from './markdown-locomo.bench';
 
 const categories = [1, 2, 3, 4, 5];
 const categoryNames: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop', 5: 'adversarial' };
 const cutoffs = [5, 10, 25];
-
-/**
- * The markdown LoCoMo protocol run through any adapter: one record per turn through
- * upsertRecords with `dia_id` in metadata, one scope per conversation, the question as the query,
- * recall of the evidence turns in the top 5, 10 and 25 snippets.
- */
-async function scoreAdapter(data: LocomoData, adapter: MemoryAdapter): Promise<LocomoScores> {
-  const ingestStarted = performance.now();
-  for (const conversation of data.conversations) {
-    const scope = { companyId: 'locomo', namespace: conversation.sampleId };
-    for (let start = 0; start < conversation.turns.length; start += 100) {
-      const records = conversation.turns.slice(start, start + 100).map((turn) => ({ text: turn.text, metadata: { dia_id: turn.diaId } }));
-      await adapter.upsertRecords({ bindingKey: 'locomo', scope, records });
-    }
-  }
-  const ingestSeconds = (performance.now() - ingestStarted) / 1000;
-  const sums: Record<string, Record<number, number>> = {};
-  const counts: Record<string, number> = {};
-  const latencies: number[] = [];
-  for (const conversation of data.conversations) {
-    const scope = { companyId: 'locomo', namespace: conversation.sampleId };
-    for (const question of conversation.questions) {
-      const started = performance.now();
-      const bundle = await adapter.query({ bindingKey: 'locomo', scope, query: question.question, topK: 25 });
-      latencies.push(performance.now() - started);
-      const ranked = bundle.snippets.map((snippet) => String(snippet.metadata?.dia_id));
-      for (const key of [String(question.category), 'all']) {
-        sums[key] ??= { 5: 0, 10: 0, 25: 0 };
-        counts[key] = (counts[key] ?? 0) + 1;
-        for (const cutoff of cutoffs) {
-          const top = new Set(ranked.slice(0, cutoff));
-          (sums[key] as Record<number, number>)[cutoff]! += question.evidence.filter((id) => top.has(id)).length / question.evidence.length;
-        }
-      }
-    }
-  }
-  const recall = Object.fromEntries(
-    Object.entries(sums).map(([key, perCutoff]) => [key, Object.fromEntries(cutoffs.map((cutoff) => [cutoff, (100 * (perCutoff[cutoff] ?? 0)) / (counts[key] ?? 1)]))]),
-  );
-  return { recall, questions: counts, queryP50Ms: median(latencies), ingestSeconds };
-}
 
 /** One engine configuration measured. */
 interface EngineVariant {
@@ -65,7 +22,8 @@ async function scoreEngine(data: LocomoData, variant: EngineVariant): Promise<Lo
   const opened = await openEngineStore(variant.backend);
   try {
     const adapter = await createEngineAdapter({ ...variant.settings, ...(opened.store === undefined ? {} : { store: opened.store }) });
-    return await scoreAdapter(data, adapter);
+    // Batches of 100 turns, as this benchmark always wrote them.
+    return await scoreLocomoAdapter(data, adapter, { batchSize: 100, metadataOf: (turn) => ({ dia_id: turn.diaId }) });
   } finally {
     await opened.close();
   }

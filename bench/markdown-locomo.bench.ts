@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { MemoryAdapter } from '@memplane/core';
 import { createMarkdownAdapter, createOpenAICompatibleEmbedder, type MarkdownAdapterSettings, type MarkdownEmbedder } from '@memplane/markdown';
 import { formatNumber, median, type Benchmark, type BenchTable } from './bench-harness';
 import { hashEmbedder } from './markdown-hash-embedder';
@@ -27,47 +28,61 @@ export interface LocomoScores {
   ingestSeconds: number;
 }
 
+/** How {@link scoreLocomoAdapter} writes the turns: batch size and each turn's metadata (which must carry `dia_id`). */
+export interface LocomoIngest {
+  batchSize: number;
+  metadataOf: (turn: LocomoData['conversations'][number]['turns'][number]) => Record<string, string>;
+}
+
+/**
+ * The protocol through any adapter: one record per turn through upsertRecords, one scope per
+ * conversation, the question as the query, recall of the evidence turns in the top 5, 10 and 25.
+ */
+export async function scoreLocomoAdapter(data: LocomoData, adapter: MemoryAdapter, ingest: LocomoIngest): Promise<LocomoScores> {
+  const ingestStarted = performance.now();
+  for (const conversation of data.conversations) {
+    const scope = { companyId: 'locomo', namespace: conversation.sampleId };
+    for (let start = 0; start < conversation.turns.length; start += ingest.batchSize) {
+      const records = conversation.turns.slice(start, start + ingest.batchSize).map((turn) => ({ text: turn.text, metadata: ingest.metadataOf(turn) }));
+      await adapter.upsertRecords({ bindingKey: 'locomo', scope, records });
+    }
+  }
+  const ingestSeconds = (performance.now() - ingestStarted) / 1000;
+  const sums: Record<string, Record<number, number>> = {};
+  const counts: Record<string, number> = {};
+  const latencies: number[] = [];
+  for (const conversation of data.conversations) {
+    const scope = { companyId: 'locomo', namespace: conversation.sampleId };
+    for (const question of conversation.questions) {
+      const started = performance.now();
+      const bundle = await adapter.query({ bindingKey: 'locomo', scope, query: question.question, topK: 25 });
+      latencies.push(performance.now() - started);
+      const ranked = bundle.snippets.map((snippet) => String(snippet.metadata?.dia_id));
+      for (const key of [String(question.category), 'all']) {
+        sums[key] ??= { 5: 0, 10: 0, 25: 0 };
+        counts[key] = (counts[key] ?? 0) + 1;
+        for (const cutoff of cutoffs) {
+          const top = new Set(ranked.slice(0, cutoff));
+          (sums[key] as Record<number, number>)[cutoff]! += question.evidence.filter((id) => top.has(id)).length / question.evidence.length;
+        }
+      }
+    }
+  }
+  const recall = Object.fromEntries(
+    Object.entries(sums).map(([key, perCutoff]) => [key, Object.fromEntries(cutoffs.map((cutoff) => [cutoff, (100 * (perCutoff[cutoff] ?? 0)) / (counts[key] ?? 1)]))]),
+  );
+  return { recall, questions: counts, queryP50Ms: median(latencies), ingestSeconds };
+}
+
 /** Runs the protocol: one record per turn through upsertRecords, `dia_id` in metadata, one scope per conversation, the question as the query. */
 export async function scoreLocomo(data: LocomoData, variant: Variant): Promise<LocomoScores> {
   const root = mkdtempSync(join(tmpdir(), 'memplane-locomo-'));
   const adapter = createMarkdownAdapter({ root, ...variant.settings });
   try {
-    const ingestStarted = performance.now();
-    for (const conversation of data.conversations) {
-      const scope = { companyId: 'locomo', namespace: conversation.sampleId };
-      for (let start = 0; start < conversation.turns.length; start += 1000) {
-        const records = conversation.turns.slice(start, start + 1000).map((turn) => ({
-          text: turn.text,
-          metadata: variant.dateInMetadata === true ? { dia_id: turn.diaId, session_date: turn.sessionDate } : { dia_id: turn.diaId },
-        }));
-        await adapter.upsertRecords({ bindingKey: 'locomo', scope, records });
-      }
-    }
-    const ingestSeconds = (performance.now() - ingestStarted) / 1000;
-    const sums: Record<string, Record<number, number>> = {};
-    const counts: Record<string, number> = {};
-    const latencies: number[] = [];
-    for (const conversation of data.conversations) {
-      const scope = { companyId: 'locomo', namespace: conversation.sampleId };
-      for (const question of conversation.questions) {
-        const started = performance.now();
-        const bundle = await adapter.query({ bindingKey: 'locomo', scope, query: question.question, topK: 25 });
-        latencies.push(performance.now() - started);
-        const ranked = bundle.snippets.map((snippet) => String(snippet.metadata?.dia_id));
-        for (const key of [String(question.category), 'all']) {
-          sums[key] ??= { 5: 0, 10: 0, 25: 0 };
-          counts[key] = (counts[key] ?? 0) + 1;
-          for (const cutoff of cutoffs) {
-            const top = new Set(ranked.slice(0, cutoff));
-            (sums[key] as Record<number, number>)[cutoff]! += question.evidence.filter((id) => top.has(id)).length / question.evidence.length;
-          }
-        }
-      }
-    }
-    const recall = Object.fromEntries(
-      Object.entries(sums).map(([key, perCutoff]) => [key, Object.fromEntries(cutoffs.map((cutoff) => [cutoff, (100 * (perCutoff[cutoff] ?? 0)) / (counts[key] ?? 1)]))]),
-    );
-    return { recall, questions: counts, queryP50Ms: median(latencies), ingestSeconds };
+    return await scoreLocomoAdapter(data, adapter, {
+      batchSize: 1000,
+      metadataOf: (turn): Record<string, string> => (variant.dateInMetadata === true ? { dia_id: turn.diaId, session_date: turn.sessionDate } : { dia_id: turn.diaId }),
+    });
   } finally {
     adapter.close();
     rmSync(root, { recursive: true, force: true });
