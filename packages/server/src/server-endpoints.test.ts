@@ -7,7 +7,8 @@ let harness: ServerHarness;
 let cases: EndpointCase[];
 
 beforeAll(async () => {
-  harness = await startServerHarness();
+  // Every endpoint is called by the same few tokens many times in a row; the rate limit has its own tests (server-limits).
+  harness = await startServerHarness({ rateLimit: false });
   // Both companies get their default binding and one record before anything is compared.
   for (const [token, company] of [['agentAcme', 'acme'], ['agentGlobex', 'globex']] as const) {
     const written = await harness.call('POST', `/v1/companies/${company}/memory/records`, { token: harness.token[token], body: { records: [{ text: `A fact of ${company}.` }] } });

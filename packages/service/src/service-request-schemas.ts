@@ -10,6 +10,7 @@ import {
   preRunHydrateInputSchema,
 } from './hooks/hook-inputs';
 import { jobListRequestSchema } from './runtime/memory-runtime';
+import { refusedCallRequestSchema } from './runtime/refused-call';
 import {
   serviceCaptureRequestSchema,
   serviceCorrectRequestSchema,
@@ -44,6 +45,7 @@ export const serviceRequestSchemas = {
     retryExtractionJob: serviceRetryJobRequestSchema,
     refreshExtractionJobs: serviceRefreshJobsRequestSchema,
     listExtractionJobs: jobListRequestSchema,
+    logRefusedCall: refusedCallRequestSchema,
   },
   hooks: {
     pre_run_hydrate: preRunHydrateInputSchema,

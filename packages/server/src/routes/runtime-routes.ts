@@ -84,6 +84,15 @@ export const runtimeRoutes: ServerRoute[] = [
   bodyRoute('correct', 'memory.correct', 'Corrects a record (needs the `correction` capability).', runtime.correct, (memory, body) => memory.correct(body as never)),
   bodyRoute('profile', 'memory.profile', 'The scope\'s profile (needs the `profile` capability).', runtime.profile, (memory, body) => memory.profile((body ?? {}) as never), false),
   bodyRoute('provider-jobs', 'memory.listProviderExtractionJobs', 'The provider\'s own extraction job listing.', runtime.listProviderExtractionJobs, (memory, body) => memory.listProviderExtractionJobs((body ?? {}) as never), false),
+  bodyRoute(
+    'refused-calls',
+    'memory.logRefusedCall',
+    'Logs a call that a front end of the service (an agent tool) refused before it reached the service, as a failed operation of the caller. Only names are kept: the operation, the front end\'s name for the call and the refused field names, never their values.',
+    runtime.logRefusedCall,
+    (memory, body) => memory.logRefusedCall(body as never),
+    true,
+    { status: 200, description: 'The id of the failed operation logged for the refusal.', schema: z.object({ operationId: z.string() }) },
+  ),
   bodyRoute('jobs/refresh', 'memory.refreshExtractionJobs', 'Polls the providers for the jobs held as queued or running.', runtime.refreshExtractionJobs, (memory, body) => memory.refreshExtractionJobs((body ?? {}) as never), false),
   {
     method: 'get',

@@ -30,6 +30,7 @@ export function endpointCases(known: { handle: unknown; operationId: string; job
     { route: 'POST /v1/companies/{companyId}/memory/correct', path: `${m}/correct`, token: 'agentAcme', body: { handle: known.handle, patch: { text: 'The staging host is green.' } }, status: 200 },
     { route: 'POST /v1/companies/{companyId}/memory/profile', path: `${m}/profile`, token: 'agentAcme', body: {}, status: 200 },
     { route: 'POST /v1/companies/{companyId}/memory/provider-jobs', path: `${m}/provider-jobs`, token: 'agentAcme', body: {}, status: 422 },
+    { route: 'POST /v1/companies/{companyId}/memory/refused-calls', path: `${m}/refused-calls`, token: 'agentAcme', body: { operation: 'query', via: 'memory_search', code: 'MEMORY_VALIDATION', fields: ['topK'] }, status: 200 },
     { route: 'POST /v1/companies/{companyId}/memory/jobs/refresh', path: `${m}/jobs/refresh`, token: 'agentAcme', body: {}, status: 200 },
     { route: 'GET /v1/companies/{companyId}/memory/jobs', path: `${m}/jobs?limit=5&statuses=failed&statuses=queued`, token: 'agentAcme', status: 200 },
     { route: 'POST /v1/companies/{companyId}/memory/jobs/{jobId}/retry', path: `${m}/jobs/${known.jobId}/retry`, token: 'agentAcme', status: 404 },

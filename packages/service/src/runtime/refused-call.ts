@@ -1,11 +1,12 @@
-import { MemoryError, MemoryValidationError, parseInput } from '@memplane/core';
+import { MemoryValidationError, normalizeScope, parseInput } from '@memplane/core';
 import { z } from 'zod';
 import { ownCompanyOf } from '../actor/memory-actor';
 import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
-import type { MemoryServiceOperation } from '../policy/memory-policy';
+import { toDecision, type MemoryServiceOperation } from '../policy/memory-policy';
 import type { ServiceInternals } from '../service/service-internals';
 import type { MemoryOperationType } from '../store/memory-service-records';
-import type { MemoryCallContext } from './call-context';
+import { applyAgentIdentity } from './agent-identity';
+import { companyOfCall, type MemoryCallContext } from './call-context';
 import { runOperation } from './run-operation';
 
 /** The operations a refused call can stand for: every runtime operation a caller can ask for. */
@@ -48,12 +49,25 @@ const policyOperationOf: Record<MemoryRefusableOperation, MemoryServiceOperation
 // eslint-disable-next-line no-control-regex
 const fieldNameSchema = z.string().min(1).max(128).regex(/^[^\u0000-\u001f\u007f-\u009f\ud800-\udfff]+$/, 'must be printable');
 
-const refusedCallRequestSchema = z.strictObject({
+/** The schema a refused call request is checked with (see {@link ServiceRefusedCallRequest}). */
+export const refusedCallRequestSchema = z.strictObject({
   operation: z.enum(Object.keys(policyOperationOf) as [MemoryRefusableOperation, ...MemoryRefusableOperation[]]),
   via: z.string().min(1).max(100).regex(/^[a-zA-Z0-9._-]+$/, 'must be a name such as memory.search'),
   code: z.enum(['MEMORY_VALIDATION', 'MEMORY_SCOPE_VIOLATION']),
   fields: z.array(fieldNameSchema).min(1).max(20),
 });
+
+/** Why the caller may not run `operation` in the company of the call, or undefined when it may. */
+async function accessDenial(internals: ServiceInternals, context: MemoryCallContext, operation: MemoryServiceOperation): Promise<unknown> {
+  try {
+    const companyId = companyOfCall(context, operation);
+    const scope = applyAgentIdentity(context.actor, operation, normalizeScope({ companyId }), internals.agentReadReach);
+    const decision = toDecision(await internals.authorize(context.actor, operation, scope));
+    return decision.allowed ? undefined : new MemoryAccessDeniedError({ operation, companyId, reason: decision.reason ?? 'refused by the policy' });
+  } catch (error) {
+    return error;
+  }
+}
 
 /**
  * Logs a refused call as the caller: one failed `memory_operations` entry of the operation,
@@ -75,6 +89,7 @@ export function createRefusedCallOperation(internals: ServiceInternals, context:
               reason: `${fields} outside the bound scope`,
             })
           : new MemoryValidationError({ target: `${valid.via} input`, issues: valid.fields.map((path) => ({ path, message: 'refused' })) });
+      const denial = await accessDenial(internals, context, policyOperationOf[valid.operation]);
       let operationId = '';
       try {
         await runOperation(
@@ -83,14 +98,18 @@ export function createRefusedCallOperation(internals: ServiceInternals, context:
           valid.operation,
           policyOperationOf[valid.operation],
           () => {
+            // A caller outside the company of the call, or one the policy refuses there, is refused as
+            // that: its refusal is not logged in a company it may not reach.
+            if (denial !== undefined) throw denial;
             throw refusal;
           },
           () => Promise.reject(refusal),
-          { details: { refusedBy: valid.via, refusedFields: valid.fields }, onOperationId: (id) => (operationId = id) },
+          { ...(denial === undefined ? { details: { refusedBy: valid.via, refusedFields: valid.fields } } : {}), onOperationId: (id) => (operationId = id) },
         );
       } catch (error) {
-        // The refusal itself is the expected outcome; anything else is a real failure.
-        if (!MemoryError.hasCode(error, valid.code)) throw error;
+        // The refusal itself is the expected outcome. Anything else, the policy refusing the caller
+        // this company included (which can carry the same code), is a real failure.
+        if (error !== refusal) throw error;
       }
       return { operationId };
     },
