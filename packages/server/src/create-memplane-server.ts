@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MemoryCallContext, MemoryService } from '@memplane/service';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { actorOf, grantReaches } from './server-actor';
+import { actingAgentHeader, actorOf, grantReaches } from './server-actor';
 import { buildOpenApiDocument, type OpenApiDocument } from './server-openapi';
 import { problem, problemOf, type ServerProblem } from './server-problem';
 import { queryRequest } from './server-query';
@@ -71,7 +71,7 @@ function contextOf(c: Context, token: ServerTokenRecord, companyId: string | und
   const attributionMode = c.req.header('memplane-attribution-mode');
   const client = clientOf(c.req.header('memplane-client'));
   return {
-    actor: actorOf(token, companyId),
+    actor: actorOf(token, companyId, c.req.header(actingAgentHeader)),
     ...(companyId === undefined ? {} : { companyId }),
     ...(runId === undefined ? {} : { heartbeatRunId: runId }),
     ...(costEventId === undefined ? {} : { costEventId }),

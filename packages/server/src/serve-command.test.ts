@@ -47,6 +47,7 @@ describe('memplane serve on the data folder', () => {
     try {
       const data = join(folder, 'data');
       const operator = await issue(['--operator', 'ops', '--data-dir', data]);
+      const relay = await issue(['--operator', 'paperclip', '--act-as-agents', '--data-dir', data]);
       const agent = await issue(['--agent', 'planner', '--company', 'acme', '--data-dir', data, '--label', 'planner bot']);
       expect((await stat(join(data, 'server-tokens.json'))).mode & 0o777).toBe(0o600);
       const first = await whileServing(['--port', '0', '--data-dir', data, '--no-inspector'], async (url) => {
@@ -55,6 +56,10 @@ describe('memplane serve on the data folder', () => {
         const bindings = await call(url, operator, 'GET', '/v1/companies/acme/control/bindings');
         expect(bindings.body.items).toMatchObject([{ key: 'default', providerId: 'markdown' }]);
         expect((await call(url, operator, 'GET', '/v1/session')).body).toMatchObject({ allCompanies: true, companies: ['acme'] });
+        const relayed = await fetch(`${url}/v1/companies/acme/memory/list`, { method: 'POST', headers: { authorization: `Bearer ${relay}`, 'content-type': 'application/json', 'memplane-agent-id': 'planner' }, body: '{}' });
+        expect(relayed.status).toBe(200);
+        const refused = await fetch(`${url}/v1/companies/acme/memory/list`, { method: 'POST', headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json', 'memplane-agent-id': 'planner' }, body: '{}' });
+        expect(refused.status).toBe(403);
       });
       expect(first.code).toBe(0);
       expect(first.stderr).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\n/);
@@ -78,6 +83,9 @@ describe('memplane serve on the data folder', () => {
     const bad = captureOutput();
     expect(await createServeCommand().run(['token', 'issue', '--operator', 'ops', '--admin', '--company', 'acme'], bad.output)).toBe(2);
     expect(bad.stderr()).toMatch(/exactly one of --operator <id>, --admin or --agent <id>/);
+    const misplaced = captureOutput();
+    expect(await createServeCommand().run(['token', 'issue', '--agent', 'planner', '--company', 'acme', '--act-as-agents'], misplaced.output)).toBe(2);
+    expect(misplaced.stderr()).toMatch(/--act-as-agents is for an --operator token/);
     const folder = await mkdtemp(join(tmpdir(), 'memplane-serve-'));
     try {
       const busy = await whileServing(['--port', '0', '--data-dir', folder, '--no-inspector'], async (url) => {

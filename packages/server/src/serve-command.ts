@@ -75,6 +75,7 @@ interface ServeFlags {
 
 interface IssueFlags {
   operator?: string;
+  actAsAgents?: boolean;
   admin?: boolean;
   agent?: string;
   company?: string[];
@@ -97,8 +98,10 @@ function grantOf(flags: IssueFlags): ServerTokenGrant {
   const companies = flags.company ?? [];
   const rate = flags.requestsPerMinute === undefined ? {} : { requestsPerMinute: flags.requestsPerMinute };
   if (flags.operator !== undefined) {
-    return { role: 'operator', operatorId: flags.operator, ...(companies.length === 0 ? {} : { companyIds: companies }), ...rate };
+    const relay = flags.actAsAgents === true ? { actAsAgents: true as const } : {};
+    return { role: 'operator', operatorId: flags.operator, ...(companies.length === 0 ? {} : { companyIds: companies }), ...relay, ...rate };
   }
+  if (flags.actAsAgents === true) throw usage('--act-as-agents is for an --operator token');
   const [companyId, ...more] = companies;
   if (companyId === undefined || more.length > 0) throw usage('a company admin or agent token needs exactly one --company <id>');
   if (flags.admin === true) return { role: 'admin', companyId, ...(flags.user === undefined ? {} : { userId: flags.user }), ...rate };
@@ -161,6 +164,7 @@ function buildProgram(commandName: string, output: ServeCommandOutput, hooks: Se
     .command('issue')
     .description('Issue a token. It is printed once on standard output and kept only as its SHA-256.')
     .option('--operator <id>', 'an operator token: every company, or the --company ones')
+    .option('--act-as-agents', 'operator: calls may name an agent in Memplane-Agent-Id and run as it (for a relay such as the Paperclip plugin)')
     .option('--admin', 'a company admin token for one --company')
     .option('--agent <id>', 'an agent token for one --company')
     .option('--company <ids...>', 'the company (admin, agent) or companies (operator)')
@@ -232,7 +236,9 @@ function buildProgram(commandName: string, output: ServeCommandOutput, hooks: Se
 }
 
 function describe(grant: ServerTokenGrant): string {
-  if (grant.role === 'operator') return `operator ${grant.operatorId} of ${grant.companyIds === undefined ? 'every company' : grant.companyIds.join(', ')}`;
+  if (grant.role === 'operator') {
+    return `operator ${grant.operatorId} of ${grant.companyIds === undefined ? 'every company' : grant.companyIds.join(', ')}${grant.actAsAgents === true ? ', acting as their agents' : ''}`;
+  }
   if (grant.role === 'admin') return `admin of company ${grant.companyId}`;
   return `agent ${grant.agentId} of company ${grant.companyId}`;
 }

@@ -16,6 +16,11 @@ export type ServerTokenGrant =
       operatorId: string;
       /** The companies it reaches; absent, every company. */
       companyIds?: string[];
+      /**
+       * Whether a call may name an agent of a reached company in `Memplane-Agent-Id` and run as
+       * that agent (for a relay serving many agents, such as the Paperclip plugin). Default false.
+       */
+      actAsAgents?: true;
       /** Requests per minute this token may make; absent, the server's default. */
       requestsPerMinute?: number;
     }
@@ -47,7 +52,13 @@ const requestsPerMinute = z.number().int().min(1).max(1_000_000).optional();
 
 /** The grant, checked as a whole before a token is issued and again before a token is honoured. */
 export const serverTokenGrantSchema = z.discriminatedUnion('role', [
-  z.strictObject({ role: z.literal('operator'), operatorId: identifierSchema, companyIds: z.array(identifierSchema).min(1).max(10_000).optional(), requestsPerMinute }),
+  z.strictObject({
+    role: z.literal('operator'),
+    operatorId: identifierSchema,
+    companyIds: z.array(identifierSchema).min(1).max(10_000).optional(),
+    actAsAgents: z.literal(true).optional(),
+    requestsPerMinute,
+  }),
   z.strictObject({ role: z.literal('admin'), companyId: identifierSchema, userId: identifierSchema.optional(), requestsPerMinute }),
   z.strictObject({ role: z.literal('agent'), companyId: identifierSchema, agentId: identifierSchema, requestsPerMinute }),
 ]);
@@ -60,6 +71,7 @@ const flatGrant = z.strictObject({
   companyId: identifierSchema.optional(),
   userId: identifierSchema.optional(),
   agentId: identifierSchema.optional(),
+  actAsAgents: z.literal(true).optional(),
   requestsPerMinute,
 });
 
