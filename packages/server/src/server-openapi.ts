@@ -46,6 +46,7 @@ const runHeaders = z.object({
   'memplane-cost-event-id': identifierSchema.optional().describe('A cost event the host already recorded for this work.'),
   'memplane-attribution-mode': z.enum(['billed_directly', 'included_in_run', 'external_invoice', 'untracked']).optional(),
   'memplane-client': z.string().optional().describe('The program calling, `name/version`, logged as a label (never an identity).'),
+  'memplane-agent-id': identifierSchema.optional().describe('The agent the call runs as; only for an operator token issued with `--act-as-agents` (or an agent token naming itself), else 403.'),
 });
 
 /** Registers every route in the app's OpenAPI registry and generates the 3.1 document. */
