@@ -37,7 +37,7 @@ describe('the plugin manifest', () => {
   });
 
   it('is refused by the same schema once a capability it needs is taken away', () => {
-    for (const needed of ['agent.tools.register', 'skills.managed'] as const) {
+    for (const needed of ['agent.tools.register', 'skills.managed', 'local.folders'] as const) {
       const result = pluginManifestV1Schema.safeParse({ ...manifest, capabilities: manifest.capabilities.filter((c) => c !== needed) });
       expect(result.success, needed).toBe(false);
       expect(JSON.stringify(result.error?.issues)).toContain(needed);
@@ -110,6 +110,23 @@ describe('the plugin manifest', () => {
     for (const config of bad) {
       expect(form(config), JSON.stringify(config)).toBe(false);
       expect(() => parsePluginConfig(config)).toThrow();
+    }
+  });
+
+  it('declares the MCP bridge folders, writable, and the form takes the bridge settings the worker takes', () => {
+    expect(manifest.localFolders?.map((folder) => [folder.folderKey, folder.access])).toEqual([
+      ['agent-workspace', 'readWrite'],
+      ['codex-home', 'readWrite'],
+    ]);
+    expect(manifest.capabilities).toEqual(expect.arrayContaining(['local.folders', 'access.members.read']));
+    const form = ajv.compile(manifest.instanceConfigSchema ?? {});
+    for (const mcpBridge of [{ command: ['memplane-mcp'] }, { target: { dataDirectory: '/srv/memplane' } }, { target: { postgres: { urlVariable: 'MEMPLANE_POSTGRES_URL', schema: 'memplane' } } }]) {
+      expect(form({ mcpBridge }), JSON.stringify(mcpBridge)).toBe(true);
+      expect(() => parsePluginConfig({ mcpBridge })).not.toThrow();
+    }
+    for (const mcpBridge of [{ command: [] }, { target: { postgres: { urlVariable: 'postgres://u:p@h/db' } } }, { target: { url: 'x' } }]) {
+      expect(form({ mcpBridge }), JSON.stringify(mcpBridge)).toBe(false);
+      expect(() => parsePluginConfig({ mcpBridge })).toThrow();
     }
   });
 

@@ -1,5 +1,6 @@
 import type { PaperclipPluginManifestV1 } from '@paperclipai/plugin-sdk';
 import { z } from 'zod';
+import { mcpBridgeLocalFolders } from './manifest/mcp-bridge-folders';
 import { memorySkill } from './manifest/memory-skill';
 import { memoryToolDeclarations } from './manifest/memory-tool-declarations';
 import { memoryUiSlots } from './manifest/memory-ui-slots';
@@ -29,7 +30,9 @@ function settingsFormSchema(): Record<string, unknown> {
  * - `secrets.read-ref`: provider credentials and the Postgres connection string, by reference;
  * - `http.outbound`: hosted providers (mem0, Supermemory, AgentCore), and `memplane serve` in http mode;
  * - `metrics.write`: operation counts and latency;
- * - `instance.settings.register`, `ui.detailTab.register`: the settings page and the issue tab.
+ * - `instance.settings.register`, `ui.detailTab.register`: the settings page and the issue tab;
+ * - `local.folders`, `access.members.read`: the MCP bridge, written into the agent folders a company
+ *   configures, by an owner or admin of it (checked against the company's members).
  *
  * No capability writes Paperclip cost events: usage is kept in memplane's own cost ledger.
  */
@@ -60,9 +63,12 @@ const manifest: PaperclipPluginManifestV1 = {
     'metrics.write',
     'instance.settings.register',
     'ui.detailTab.register',
+    'local.folders',
+    'access.members.read',
   ],
   entrypoints: { worker: './dist/worker.js', ui: './dist/ui' },
   instanceConfigSchema: settingsFormSchema(),
+  localFolders: [...mcpBridgeLocalFolders],
   tools: memoryToolDeclarations(),
   skills: [memorySkill],
   ui: { slots: [...memoryUiSlots] },

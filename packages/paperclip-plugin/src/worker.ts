@@ -3,6 +3,7 @@
 // only serves when this file is the process entry.
 import { MemoryConfigurationError } from '@memplane/core';
 import { runWorker } from '@paperclipai/plugin-sdk';
+import { registerMcpBridge } from './mcp-bridge/mcp-bridge-handlers';
 import { createMemplanePaperclipPlugin, type MemplanePaperclipPlugin } from './worker/memplane-paperclip-plugin';
 import { installMemorySkill, installMemorySkillEverywhere } from './worker/memory-skill-install';
 import { registerMemoryUiData } from './worker/memory-ui-data';
@@ -10,7 +11,7 @@ import { inspectorBaseOf } from './worker/plugin-service-location';
 
 const base = createMemplanePaperclipPlugin();
 
-/** The plugin as the worker runs it: the worker logic, plus the memory skill and the settings page and issue tab data. */
+/** The plugin as the worker runs it: the worker logic, plus the memory skill, the settings page and issue tab data, and the MCP bridge. */
 const plugin: MemplanePaperclipPlugin = {
   ...base,
   definition: {
@@ -31,6 +32,7 @@ const plugin: MemplanePaperclipPlugin = {
           return instance === undefined ? undefined : inspectorBaseOf(instance);
         },
       });
+      registerMcpBridge(ctx, { instanceConfig: () => base.instanceConfig() });
     },
   },
 };

@@ -1,5 +1,6 @@
 import { identifierSchema, parseInput } from '@memplane/core';
 import { z } from 'zod';
+import { mcpBridgeConfigSchema } from '../mcp-bridge/mcp-bridge-config';
 import { inspectorUrlSchema, serviceLocationSchema } from './plugin-service-location';
 
 const bindingKeySchema = z.string().min(1).max(64);
@@ -39,12 +40,14 @@ const storageSchema = z.strictObject({
   postgres: z.strictObject({ connectionStringRef: z.string().min(1).max(512), schema: identifierSchema.optional() }).optional(),
 });
 
-/** The plugin's instance config: where the service lives, storage, the inspector, and per company (keyed by company id) its memory config. */
+/** The plugin's instance config: where the service lives, storage, the inspector, the MCP bridge, and per company (keyed by company id) its memory config. */
 export const paperclipPluginConfigSchema = z
   .strictObject({
     service: serviceLocationSchema.optional(),
     storage: storageSchema.optional(),
     inspectorUrl: inspectorUrlSchema.optional(),
+    /** How the MCP bridge the settings page installs into agents' folders starts `@memplane/mcp` (see the README's MCP bridge section). */
+    mcpBridge: mcpBridgeConfigSchema.optional(),
     companies: z.record(identifierSchema, companyMemoryConfigSchema).default({}),
   })
   .superRefine((config, issues) => {
