@@ -2,6 +2,7 @@ import { isWellFormedText, jsonValueSchema, MemoryValidationError, type JsonValu
 import { z } from 'zod';
 import { canonicalHash } from '../support/canonical-hash';
 import type { ResourceRow, ScopeValues, SegmentRow } from '../store/engine-store-rows';
+import { binaryIssues, bytesHash, mediaKindOf, normalizeMediaType, resourceBytes, resourceDataSchema } from './multimodal-input';
 
 /** Text every backend can store: well-formed Unicode (a lone surrogate cannot be written as UTF-8). */
 const text = z.string().max(2_000_000).refine(isWellFormedText, 'must be well-formed Unicode (no lone surrogates)');
@@ -10,11 +11,18 @@ const metadata = z.record(z.string(), jsonValueSchema).optional();
 const origin = jsonValueSchema.optional();
 const isoDate = z.iso.datetime({ offset: true }).optional();
 
-/** A file or text to memorize: inline content (optionally paged) or a URI. */
+/** The resource metadata key where the engine keeps what `preprocess_multimodal` did; callers cannot set it. */
+export const mediaMetadataKey = 'memplane:media';
+
+/**
+ * A file or text to memorize: inline content (optionally paged), the bytes of an image, audio
+ * file or PDF (`data` with its `mimeType`), or a URI. A URI may go with `data` as its location.
+ */
 export const resourceInputSchema = z.strictObject({
   type: z.literal('resource'),
   content: text.optional(),
   pages: z.array(text).max(10_000).optional(),
+  data: resourceDataSchema.optional(),
   uri: z.string().url().max(4096).optional(),
   mimeType: z.string().max(255).optional(),
   metadata,
@@ -47,10 +55,22 @@ export function parseMemorizeInput(input: unknown): MemorizeInput {
     });
   }
   const value = parsed.data;
-  if (value.type === 'resource' && value.content === undefined && value.pages === undefined && value.uri === undefined) {
-    throw new MemoryValidationError({ target: 'memorize input', issues: [{ path: 'input.content', message: 'give content, pages or a uri' }] });
-  }
+  const issues = value.type === 'resource' ? resourceIssues(value) : [];
+  if (value.metadata !== undefined && Object.hasOwn(value.metadata, mediaMetadataKey)) issues.push([`metadata.${mediaMetadataKey}`, 'is kept by the engine and cannot be set']);
+  if (issues.length > 0) throw new MemoryValidationError({ target: 'memorize input', issues: issues.map(([path, message]) => ({ path: `input.${path}`, message })) });
   return value;
+}
+
+function resourceIssues(value: z.infer<typeof resourceInputSchema>): Array<[string, string]> {
+  const sources = (['content', 'pages', 'data'] as const).filter((key) => value[key] !== undefined);
+  if (sources.length === 0 && value.uri === undefined) return [['content', 'give content, pages, data or a uri']];
+  if (value.data !== undefined && sources.length > 1) return [['data', `give data alone, not with ${sources.filter((key) => key !== 'data').join(' or ')}`]];
+  return value.data === undefined ? [] : binaryIssues(value.data, value.mimeType);
+}
+
+/** The idempotency hash of a resource kept unprocessed: distinct from the processed one, so a later memorize with a model processes it. */
+export function unprocessedHash(contentHash: string): string {
+  return canonicalHash({ unprocessed: contentHash });
 }
 
 /** Splits text into paragraph segments with their character spans. */
@@ -90,6 +110,9 @@ export function buildResource(input: MemorizeInput, scope: ScopeValues, ids: { n
       offset += page.length + 1;
     });
     content = input.pages.join('\n');
+  } else if (input.data !== undefined) {
+    const kind = mediaKindOf(input.mimeType);
+    modality = kind === 'image' ? 'image' : kind === 'audio' ? 'audio' : 'document';
   } else {
     modality = input.content === undefined ? 'uri' : 'document';
     content = input.content;
@@ -97,14 +120,20 @@ export function buildResource(input: MemorizeInput, scope: ScopeValues, ids: { n
       paragraphSpans(content).forEach((span, ordinal) => segments.push({ id: `${id}_s${ordinal}`, resourceId: id, scope, ordinal, ...span }));
     }
   }
-  const identity = input.type === 'conversation' ? { modality, messages: input.messages.map(({ role, content: said }) => [role, said]) } : { modality, content, uri: input.uri, mimeType: input.mimeType };
+  const identity =
+    input.type === 'conversation'
+      ? { modality, messages: input.messages.map(({ role, content: said }) => [role, said]) }
+      : input.data !== undefined
+        ? // The same bytes are the same resource wherever they were found: the URI is only a location.
+          { modality, bytes: bytesHash(resourceBytes(input.data)), mimeType: normalizeMediaType(input.mimeType ?? '') }
+        : { modality, content, uri: input.uri, mimeType: input.mimeType };
   const resource: ResourceRow = {
     id,
     scope,
     modality,
     content,
     uri: input.type === 'resource' ? input.uri : undefined,
-    mimeType: input.type === 'resource' ? input.mimeType : 'text/plain',
+    mimeType: input.type === 'resource' ? (input.data !== undefined && input.mimeType !== undefined ? normalizeMediaType(input.mimeType) : input.mimeType) : 'text/plain',
     metadata: (input.metadata ?? {}) as Record<string, JsonValue>,
     contentHash: canonicalHash(identity),
     pipelineRevision,

@@ -7,6 +7,7 @@ import { embedTexts } from '../profiles/model-calls';
 import { describeModel } from '../profiles/llm-profiles';
 import type { ItemEvidence, ItemRow, ResourceRow, ScopeValues, SegmentRow } from '../store/engine-store-rows';
 import { embeddingText } from './item-builder';
+import type { MemorizeWarning } from './multimodal-preprocess';
 
 type Step = PipelineStep<EngineServices>;
 
@@ -21,6 +22,8 @@ export interface MemorizeResult {
   /** The new intention version, when the intention changed. */
   readonly intentionVersion: number | undefined;
   readonly pipelineRevision: number;
+  /** What was not done, such as a file kept unprocessed for want of a model that reads it. Empty when all was done. */
+  readonly warnings: readonly MemorizeWarning[];
 }
 
 /** infer_intention: the scope's goals, constraints and progress, including the new items. */
@@ -36,8 +39,8 @@ export const inferIntentionStep: Step = {
   },
 };
 
-function duplicateResult(resource: ResourceRow, services: EngineServices): MemorizeResult {
-  return { resourceId: resource.id, duplicate: true, itemIds: [], reinforcedItemIds: [], intentionVersion: undefined, pipelineRevision: services.pipelineRevision };
+function duplicateResult(resource: ResourceRow, services: EngineServices, warnings: readonly MemorizeWarning[]): MemorizeResult {
+  return { resourceId: resource.id, duplicate: true, itemIds: [], reinforcedItemIds: [], intentionVersion: undefined, pipelineRevision: services.pipelineRevision, warnings };
 }
 
 /** persist_index: embeds the new items, then writes resource, items, evidence, categories and intention in one transaction. */
@@ -51,8 +54,9 @@ export const persistIndexStep: Step = {
   async run({ state, services, signal, recordUsage, note }) {
     const scope = state.scope as ScopeValues;
     const duplicateOf = state.duplicateOf as ResourceRow | undefined;
+    const warnings = (state.warnings as MemorizeWarning[] | undefined) ?? [];
     if (duplicateOf !== undefined) {
-      state.memorized = duplicateResult(duplicateOf, services);
+      state.memorized = duplicateResult(duplicateOf, services, warnings);
       return;
     }
     const resource = state.resource as ResourceRow;
@@ -71,6 +75,8 @@ export const persistIndexStep: Step = {
     }
     try {
       state.memorized = await services.store.transaction(async (tx) => {
+        const superseded = state.supersedes as ResourceRow | undefined;
+        if (superseded !== undefined) await tx.deleteResource(scope, superseded.id);
         await tx.insertResource(resource, state.segments as SegmentRow[]);
         await tx.insertItems(items);
         for (const { item, evidence } of reinforced) {
@@ -98,6 +104,7 @@ export const persistIndexStep: Step = {
           reinforcedItemIds: reinforced.map(({ item }) => item.id),
           intentionVersion,
           pipelineRevision: services.pipelineRevision,
+          warnings,
         };
         return result;
       });
@@ -106,7 +113,7 @@ export const persistIndexStep: Step = {
       if (!MemoryConflictError.isInstance(error)) throw error;
       const winner = await services.store.findResourceByHash(scope, resource.contentHash, services.pipelineRevision);
       if (winner === undefined) throw error;
-      state.memorized = duplicateResult(winner, services);
+      state.memorized = duplicateResult(winner, services, warnings);
     }
   },
 };

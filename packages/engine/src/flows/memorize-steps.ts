@@ -1,11 +1,12 @@
 import type { EngineServices } from '../engine/engine-services';
 import type { PipelineStep } from '../pipeline/pipeline-step';
-import type { ItemEvidence, ItemRow, ResourceRow, ScopeValues, SegmentRow } from '../store/engine-store-rows';
+import type { ItemEvidence, ItemRow, MediaSpan, ResourceRow, ScopeValues, SegmentRow } from '../store/engine-store-rows';
 import { routeItemToCategories } from '../engine/category-definitions';
 import { buildResource, type MemorizeInput } from './memorize-input';
 import { extractByRules, extractWithModel, type ItemCandidate } from './extraction-candidates';
 import { buildItem } from './item-builder';
 import { categorizeWithModel } from './model-categorization';
+import { preprocessStep } from './multimodal-preprocess';
 
 type Step = PipelineStep<EngineServices>;
 
@@ -25,18 +26,14 @@ export const ingestResourceStep: Step = {
   },
 };
 
-/** preprocess_multimodal: text resources pass through; a URI-only or binary resource needs a model (not built in yet). */
-export const preprocessStep: Step = {
-  stepId: 'preprocess_multimodal',
-  role: 'preprocess',
-  requires: ['resource', 'segments'],
-  produces: ['segments'],
-  capabilities: [],
-  async run({ state, note }) {
-    const resource = state.resource as ResourceRow;
-    if (resource.content === undefined) note('no inline content: the resource is kept, nothing is extracted (no ASR/OCR/caption step configured)');
-  },
-};
+/** Evidence from a segment derived from a media file names where in the file it lies. */
+function withMediaSpans(candidates: ItemCandidate[], spans: Readonly<Record<string, MediaSpan>> | undefined): ItemCandidate[] {
+  if (spans === undefined || Object.keys(spans).length === 0) return candidates;
+  return candidates.map((candidate) => {
+    const media = candidate.evidence.segmentId === undefined ? undefined : spans[candidate.evidence.segmentId];
+    return media === undefined ? candidate : { ...candidate, evidence: { ...candidate.evidence, media } };
+  });
+}
 
 /** extract_items: candidates from the profile's model, or from the rules when it has none. */
 export const extractItemsStep: Step = {
@@ -49,6 +46,7 @@ export const extractItemsStep: Step = {
   async run({ state, services, profileName, signal, recordUsage, note }) {
     const resource = state.resource as ResourceRow;
     const segments = state.segments as SegmentRow[];
+    const spans = state.mediaSpans as Record<string, MediaSpan> | undefined;
     if (state.duplicateOf !== undefined || segments.length === 0) {
       state.candidates = [];
       return;
@@ -56,12 +54,12 @@ export const extractItemsStep: Step = {
     const profile = services.profiles.get(profileName);
     if (profile?.model === undefined) {
       note('no model: rule-based extraction');
-      state.candidates = extractByRules(resource.id, segments);
+      state.candidates = withMediaSpans(extractByRules(resource.id, segments), spans);
       return;
     }
     const { candidates, usage } = await extractWithModel(profile, resource.id, segments, signal);
     recordUsage(usage);
-    state.candidates = candidates;
+    state.candidates = withMediaSpans(candidates, spans);
   },
 };
 
@@ -121,5 +119,7 @@ export const categorizeItemsStep: Step = {
     state.newItems = categorized.items;
   },
 };
+
+export { preprocessStep };
 
 export const memorizeExtractionSteps: readonly Step[] = [ingestResourceStep, preprocessStep, extractItemsStep, dedupeMergeStep, categorizeItemsStep];

@@ -1,8 +1,11 @@
 import type { JsonValue } from '@memplane/core';
 import type { EngineFlow, RunLlmUsage } from '../store/engine-store-rows';
 
-/** What a step may need from the engine. `llm` and `embedding` need a profile with a model. */
-export type StepCapability = 'llm' | 'embedding' | 'vector_search' | 'db_write';
+/**
+ * What a step may need from the engine. `llm` and `embedding` need a profile with a model;
+ * `media_input` a profile whose model reads files (`mediaInputs` not empty).
+ */
+export type StepCapability = 'llm' | 'embedding' | 'media_input' | 'vector_search' | 'db_write';
 
 /** The governance role of a step; it picks the default LLM profile (§4.2) and groups run logs. */
 export type StepRole =

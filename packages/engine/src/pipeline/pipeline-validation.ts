@@ -17,14 +17,14 @@ export interface PipelineSet<Services = unknown> {
 
 /** What the engine can offer steps, for the capability check. */
 export interface CapabilityEnvironment {
-  readonly profiles: ReadonlyMap<string, { readonly model: unknown; readonly embeddingModel: unknown }>;
+  readonly profiles: ReadonlyMap<string, { readonly model: unknown; readonly embeddingModel: unknown; readonly mediaInputs?: readonly string[] | undefined }>;
   readonly roleProfiles: Readonly<Partial<Record<StepRole, string>>>;
   readonly hasVectorIndex: boolean;
 }
 
 const stepIdPattern = /^[a-z][a-z0-9_]{0,62}$/;
 const stateKeyPattern = /^[a-zA-Z][a-zA-Z0-9_]{0,62}$/;
-const knownCapabilities: ReadonlySet<StepCapability> = new Set(['llm', 'embedding', 'vector_search', 'db_write']);
+const knownCapabilities: ReadonlySet<StepCapability> = new Set(['llm', 'embedding', 'media_input', 'vector_search', 'db_write']);
 
 /** The effective config of a step: its defaults, then the overrides. */
 export function effectiveConfig(step: PipelineStep<unknown>, configs: ReadonlyMap<string, StepConfig>): StepConfig {
@@ -63,6 +63,9 @@ function checkStep(flow: EngineFlow, step: PipelineStep<unknown>, config: StepCo
   for (const capability of step.capabilities ?? []) {
     if (capability === 'llm' && profile?.model === undefined) issues.push({ path: `${path}.capabilities`, message: `needs an LLM, and profile "${profileOf(step, config, environment)}" has no model` });
     if (capability === 'embedding' && profile?.embeddingModel === undefined) issues.push({ path: `${path}.capabilities`, message: `needs embeddings, and profile "${profileOf(step, config, environment)}" has no embedding model` });
+    if (capability === 'media_input' && (profile?.model === undefined || (profile.mediaInputs ?? []).length === 0)) {
+      issues.push({ path: `${path}.capabilities`, message: `reads files, and profile "${profileOf(step, config, environment)}" has no model with mediaInputs` });
+    }
     if (capability === 'vector_search' && !environment.hasVectorIndex) issues.push({ path: `${path}.capabilities`, message: 'needs vector search, and the engine has no vector index' });
   }
 }

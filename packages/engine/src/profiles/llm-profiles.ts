@@ -27,7 +27,21 @@ export interface LlmProfile {
    * schema); `json-text` asks for JSON in plain text and parses it, for models without it. Default `object`.
    */
   readonly structuredOutput?: 'object' | 'json-text' | undefined;
+  /**
+   * The media the model reads as file parts (`preprocess_multimodal`): `image`, `audio`, `pdf`.
+   * Default none: the engine cannot tell whether a model sees images or hears audio, and a model
+   * that cannot would answer from nothing, so a kind is sent only when declared here.
+   */
+  readonly mediaInputs?: readonly MediaInputKind[] | undefined;
+  /**
+   * Whether a URI-only resource (https) may be handed to the model as a URL part, for the
+   * provider to fetch. Default false. The engine itself never fetches a URI (no SSRF through it).
+   */
+  readonly mediaUrls?: boolean | undefined;
 }
+
+/** A media kind a profile's model reads. */
+export type MediaInputKind = 'image' | 'audio' | 'pdf';
 
 /** A profile with every default filled in. */
 export interface ResolvedLlmProfile {
@@ -39,6 +53,8 @@ export interface ResolvedLlmProfile {
   readonly timeoutMs: number;
   readonly maxRetries: number;
   readonly structuredOutput: 'object' | 'json-text';
+  readonly mediaInputs: readonly MediaInputKind[];
+  readonly mediaUrls: boolean;
 }
 
 /** The profiles of an engine: `default` is required. */
@@ -53,6 +69,8 @@ const profileSchema = z.strictObject({
   timeoutMs: z.number().int().min(1).max(3_600_000).optional(),
   maxRetries: z.number().int().min(0).max(10).optional(),
   structuredOutput: z.enum(['object', 'json-text']).optional(),
+  mediaInputs: z.array(z.enum(['image', 'audio', 'pdf'])).max(3).optional(),
+  mediaUrls: z.boolean().optional(),
 });
 const profileNamePattern = /^[a-z][a-z0-9_-]{0,62}$/;
 
@@ -77,6 +95,8 @@ export function resolveProfiles(profiles: Readonly<Record<string, LlmProfile>> |
       timeoutMs: profile.timeoutMs ?? 30_000,
       maxRetries: profile.maxRetries ?? 2,
       structuredOutput: profile.structuredOutput ?? 'object',
+      mediaInputs: [...new Set(profile.mediaInputs ?? [])],
+      mediaUrls: profile.mediaUrls ?? false,
     });
   }
   return resolved;

@@ -51,14 +51,34 @@ function parseJsonText(text: string): unknown {
   return JSON.parse(text.slice(start, end + 1));
 }
 
+/** A file handed to the model beside the prompt: bytes, or a URL the provider fetches itself. */
+export interface ModelFile {
+  readonly data: Uint8Array | URL;
+  readonly mediaType: string;
+}
+
+/**
+ * The AI SDK downloads a URL part the model does not take by URL; this download function never
+ * does, so a URL reaches the provider as given and the engine's process fetches nothing (no SSRF).
+ */
+const neverDownload = async (requests: ReadonlyArray<{ url: URL }>) => requests.map(() => null);
+
+/** The prompt as text alone, or as one user message of text and file parts. */
+function promptOf(prompt: string, files: readonly ModelFile[] | undefined) {
+  if (files === undefined || files.length === 0) return { prompt };
+  const content = [{ type: 'text' as const, text: prompt }, ...files.map((file) => ({ type: 'file' as const, data: file.data, mediaType: file.mediaType }))];
+  return { messages: [{ role: 'user' as const, content }], experimental_download: neverDownload };
+}
+
 /**
  * Asks the profile's model for a value matching `schema`, in the profile's structured-output
  * mode, within its timeout and retries. Failures become `MemoryError`s; a value that does not
- * match the schema is `MemoryInvalidResponseError` and is never used.
+ * match the schema is `MemoryInvalidResponseError` and is never used. `files` go with the prompt
+ * as file parts (images, audio, PDF).
  */
 export async function generateStructured<Value>(
   profile: ResolvedLlmProfile,
-  request: { schema: z.ZodType<Value>; system: string; prompt: string; signal?: AbortSignal | undefined; operation: string },
+  request: { schema: z.ZodType<Value>; system: string; prompt: string; files?: readonly ModelFile[] | undefined; signal?: AbortSignal | undefined; operation: string },
 ): Promise<{ value: Value; usage: CallUsage }> {
   const model = profile.model;
   if (model === undefined) throw new MemoryInvalidResponseError({ message: `${request.operation}: profile ${profile.name} has no model.` });
@@ -66,7 +86,7 @@ export async function generateStructured<Value>(
   const common = {
     model,
     system: request.system,
-    prompt: request.prompt,
+    ...promptOf(request.prompt, request.files),
     temperature: profile.temperature,
     maxOutputTokens: profile.maxOutputTokens,
     maxRetries: profile.maxRetries,

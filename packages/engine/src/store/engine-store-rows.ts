@@ -48,8 +48,12 @@ export interface SegmentRow {
 export interface ResourceRow {
   readonly id: string;
   readonly scope: ScopeValues;
-  readonly modality: 'conversation' | 'document' | 'uri';
-  /** The content itself; absent when only a URI is kept. */
+  /** `image` and `audio` are binary resources; a PDF is a `document`. */
+  readonly modality: 'conversation' | 'document' | 'uri' | 'image' | 'audio';
+  /**
+   * The content itself; absent when only a URI is kept. For a binary resource (image, audio, PDF)
+   * the text derived from it by `preprocess_multimodal` (captions, OCR, transcript): the bytes are never stored.
+   */
   readonly content?: string | undefined;
   /** Where the content lives (object storage), when it is not kept inline. */
   readonly uri?: string | undefined;
@@ -72,6 +76,17 @@ export interface ItemEvidence {
   readonly page?: number | undefined;
   /** A short quote of the evidence, already PII-redacted. */
   readonly quote?: string | undefined;
+  /** For text derived from a binary resource: what it was derived as, and the time span in the media. */
+  readonly media?: MediaSpan | undefined;
+}
+
+/** Where a segment derived from a media file lies in it (`preprocess_multimodal`). */
+export interface MediaSpan {
+  /** `caption` of an image, `ocr` text, a `transcript` span of audio, the text of a PDF `page`. */
+  readonly source: 'caption' | 'ocr' | 'transcript' | 'page';
+  /** Time span in audio, milliseconds from the start, `[startMs, endMs)`. */
+  readonly startMs?: number | undefined;
+  readonly endMs?: number | undefined;
 }
 
 /** The Item layer: one reusable memory point. */
