@@ -71,7 +71,8 @@ export function resourceBytes(data: Uint8Array | string): Uint8Array {
 
 /** `data` of a resource input: bytes, or standard (padded, no line breaks) base64 of them. */
 export const resourceDataSchema = z.union([
-  z.instanceof(Uint8Array).refine((bytes) => bytes.byteLength > 0, 'must not be empty').refine((bytes) => bytes.byteLength <= maxResourceBytes, `must be at most ${maxResourceBytes} bytes`),
+  // Any Uint8Array (a Node Buffer too), whatever buffer backs it.
+  z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'must be a Uint8Array or a base64 string').refine((bytes) => bytes.byteLength > 0, 'must not be empty').refine((bytes) => bytes.byteLength <= maxResourceBytes, `must be at most ${maxResourceBytes} bytes`),
   z.string().superRefine((text, context) => {
     if (text.length === 0) context.addIssue({ code: 'custom', message: 'must not be empty' });
     else if (text.length > maxBase64Length) context.addIssue({ code: 'custom', message: `must be at most ${maxResourceBytes} bytes` });
