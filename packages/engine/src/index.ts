@@ -41,7 +41,7 @@ export type { RetrievalLayer } from './flows/retrieve-routing';
 export type { EvolveDiff, EvolveOptions } from './flows/evolve-steps';
 export type { PipelineState, PipelineStep, StepCapability, StepConfig, StepContext, StepRole } from './pipeline/pipeline-step';
 export type { LlmProfile, LlmProfiles } from './profiles/llm-profiles';
-export type { EngineRunner, PipelineRun, PipelineRunOutcome, ResolvedStep } from './runner/engine-runner';
+export type { EngineRunner, PipelineRun, PipelineRunOutcome, ResolvedRun, ResolvedStep, RunResolver, RunToResolve } from './runner/engine-runner';
 export { createSyncRunner } from './runner/sync-runner';
 export { ANY, type ScopeFieldSelector, type ScopeSelector } from './scope/scope-selector';
 export { defaultScopePolicy, type ScopePolicy } from './scope/scope-policy';

@@ -3,4 +3,4 @@
  * resumption after a crash). A subpath of its own, so only projects that use it need pg-boss.
  */
 export { createPgBossRunner, type PgBossRunner, type PgBossRunnerSettings } from './runner/pg-boss-runner';
-export type { RunResolver } from './runner/pg-boss-step-job';
+export type { RunResolver } from './runner/engine-runner';

@@ -16,6 +16,7 @@ import { resolveCategories } from './category-definitions';
 import { createPipelineController } from './engine-pipelines';
 import { correctItem, forgetItems, reviewItem, writeItems } from './engine-items';
 import { readCategories } from './engine-reads';
+import { createEngineRunResolver, engineIdentity } from './engine-run-resolver';
 import { runFlow, type FlowRunContext } from './engine-runs';
 import type { EngineServices } from './engine-services';
 import type { MemoryEngineSettings } from './engine-settings';
@@ -79,7 +80,9 @@ export async function createMemoryEngine(settings: MemoryEngineSettings): Promis
     newId: sortableId,
   });
   const services = () => servicesFor(controller.current().revision);
-  const context: FlowRunContext = { runner: settings.runner ?? createSyncRunner(), controller, roleProfiles, servicesFor };
+  const context: FlowRunContext = { runner: settings.runner ?? createSyncRunner(), controller, roleProfiles, servicesFor, identity: engineIdentity(store, meta) };
+  // A queued runner resumes this engine's runs in any process that has an engine on the same store.
+  const detach = context.runner.attach?.(createEngineRunResolver(context));
   const full = (scope: unknown, target: string): ScopeValues => scopeModel.parseFull(scope, target);
   const exactRange = (scope: ScopeValues) => Object.fromEntries(Object.entries(scope).map(([field, value]) => [field, [value]]));
 
@@ -88,11 +91,13 @@ export async function createMemoryEngine(settings: MemoryEngineSettings): Promis
     async memorize(scope, input, options) {
       const checkedScope = full(scope, 'memorize scope');
       const checkedInput = parseMemorizeInput(input);
-      const { output, runId } = await runFlow<MemorizeResult>(
-        context,
-        { flow: 'memorize', state: { scope: checkedScope, input: checkedInput, options: {} }, scopeRange: exactRange(checkedScope), inputSummary: inputSummary(checkedInput), signal: options?.signal },
-        (result) => (result.duplicate ? `duplicate of ${result.resourceId}` : `${result.itemIds.length} items, ${result.reinforcedItemIds.length} reinforced`),
-      );
+      const { output, runId } = await runFlow<MemorizeResult>(context, {
+        flow: 'memorize',
+        state: { scope: checkedScope, input: checkedInput, options: {} },
+        scopeRange: exactRange(checkedScope),
+        inputSummary: inputSummary(checkedInput),
+        signal: options?.signal,
+      });
       return { ...output, runId };
     },
     async retrieve(selector, query, options) {
@@ -101,21 +106,24 @@ export async function createMemoryEngine(settings: MemoryEngineSettings): Promis
         throw new MemoryValidationError({ target: 'retrieve query', issues: [{ path: 'query', message: 'must be well-formed text of at most 10000 characters' }] });
       }
       const resolved = resolveRetrieveOptions(options === undefined ? {} : { ...options, signal: undefined }, policy);
-      const { output, runId } = await runFlow<RetrieveResult>(
-        context,
-        { flow: 'retrieve', state: { scopeRange: range, query, options: resolved }, scopeRange: range, inputSummary: `query: ${query.length} characters, ${combinations} scope combinations`, signal: options?.signal },
-        (result) => `${result.items.length} items, stopped at ${result.stoppedAt}${result.degraded.length > 0 ? `, degraded: ${result.degraded.join('; ')}` : ''}`,
-      );
+      const { output, runId } = await runFlow<RetrieveResult>(context, {
+        flow: 'retrieve',
+        state: { scopeRange: range, query, options: resolved },
+        scopeRange: range,
+        inputSummary: `query: ${query.length} characters, ${combinations} scope combinations`,
+        signal: options?.signal,
+      });
       return { ...output, runId };
     },
     async evolve(scope, options) {
       const checkedScope = full(scope, 'evolve scope');
       const resolved = resolveEvolveOptions(options);
-      const { output, runId } = await runFlow<EvolveDiff>(
-        context,
-        { flow: 'evolve', state: { scope: checkedScope, options: resolved }, scopeRange: exactRange(checkedScope), inputSummary: `evolve up to ${resolved.maxItems} items${resolved.dryRun ? ' (dry run)' : ''}` },
-        (diff) => `${diff.merged.length} merges, ${diff.recategorized.length} recategorized, intention ${diff.intention.beforeVersion ?? '-'} -> ${diff.intention.afterVersion ?? '-'}`,
-      );
+      const { output, runId } = await runFlow<EvolveDiff>(context, {
+        flow: 'evolve',
+        state: { scope: checkedScope, options: resolved },
+        scopeRange: exactRange(checkedScope),
+        inputSummary: `evolve up to ${resolved.maxItems} items${resolved.dryRun ? ' (dry run)' : ''}`,
+      });
       return { ...output, runId };
     },
     listCategories: async (scope, options) => readCategories(services(), full(scope, 'listCategories scope'), undefined, options),
@@ -141,6 +149,9 @@ export async function createMemoryEngine(settings: MemoryEngineSettings): Promis
       return { revision, flows: { memorize: set.flows.memorize.map((step) => step.stepId), retrieve: set.flows.retrieve.map((step) => step.stepId), evolve: set.flows.evolve.map((step) => step.stepId) } };
     },
     listRuns: (options) => store.listRuns({ flow: options?.flow, limit: Math.min(Math.max(options?.limit ?? 50, 1), 1000) }),
-    close: () => store.close(),
+    close: async () => {
+      detach?.();
+      await store.close();
+    },
   };
 }

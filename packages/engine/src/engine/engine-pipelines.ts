@@ -15,6 +15,8 @@ export interface PipelineController {
   current(): { revision: number; set: PipelineSet<EngineServices> };
   apply(change: PipelineChange<EngineServices>): Promise<PipelineRevisionRow>;
   rollback(revision: number): Promise<PipelineRevisionRow>;
+  /** A stored revision's set rebuilt with the steps this engine knows (the refs it lacks instead), or undefined when there is no such revision. */
+  restore(revision: number): Promise<{ set: PipelineSet<EngineServices> } | { missing: string[] } | undefined>;
 }
 
 /** Loads the latest stored revision (or records the defaults as revision 1) and returns the controller. */
@@ -68,6 +70,11 @@ export async function createPipelineController(store: EngineStore, environment: 
   };
   return {
     current: () => state,
+    async restore(revision) {
+      if (revision === state.revision) return { set: state.set };
+      const row = (await store.listPipelineRevisions()).find((entry) => entry.revision === revision);
+      return row === undefined ? undefined : restorePipelineSet(row.definition, known);
+    },
     apply: (change) => serialised(() => accept(changedSet(state.set, change, environment), describeChange(change as PipelineChange<unknown>))),
     rollback: (revision) =>
       serialised(async () => {

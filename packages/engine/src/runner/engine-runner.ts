@@ -1,3 +1,4 @@
+import type { JsonValue } from '@memplane/core';
 import type { EngineFlow, RunLlmUsage, RunStepRecord } from '../store/engine-store-rows';
 import type { PipelineState, PipelineStep, StepConfig } from '../pipeline/pipeline-step';
 
@@ -22,6 +23,12 @@ export interface PipelineRun<Services = unknown> {
   readonly state: PipelineState;
   readonly services: Services;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * What the run carries for a process that resumes it after its caller died: JSON the runner keeps
+   * with the run and hands to the {@link RunResolver}. The engine puts its identity there (so no
+   * other engine resolves the run) and what the run log needs.
+   */
+  readonly meta?: Readonly<Record<string, JsonValue>> | undefined;
 }
 
 /** What a runner reports, for the run log. */
@@ -33,6 +40,33 @@ export interface PipelineRunOutcome {
   readonly error?: unknown;
 }
 
+/** A run another process started, as a worker finds it in the queue. */
+export interface RunToResolve {
+  readonly runId: string;
+  readonly flow: EngineFlow;
+  readonly pipelineRevision: number;
+  /** The run's `meta`, as its caller gave it (`{}` when it gave none). */
+  readonly meta: Readonly<Record<string, JsonValue>>;
+}
+
+/**
+ * The steps and services of a resolved run, and what to do once this worker finished it: the run's
+ * caller may be gone, so whoever finishes a resolved run writes its run log.
+ */
+export interface ResolvedRun {
+  readonly steps: readonly ResolvedStep<unknown>[];
+  readonly services: unknown;
+  /** Called with the outcome when this worker ran the run's last step (or its failing one). */
+  readonly finish?: ((outcome: PipelineRunOutcome) => Promise<void>) | undefined;
+}
+
+/**
+ * How a worker rebuilds a run another process started, to resume it. `undefined`: the run is not
+ * this resolver's (another engine's run). `{ refused }`: it is, but this process cannot run it (a
+ * step of its pipeline revision is not registered here); the reason says what is missing.
+ */
+export type RunResolver = (run: RunToResolve) => Promise<ResolvedRun | { readonly refused: string } | undefined>;
+
 /**
  * Runs pipelines (§9). The public API and semantics are the same whichever runner runs them:
  * the synchronous runner (default) runs steps in order in the caller's process; a queued runner
@@ -43,4 +77,10 @@ export interface EngineRunner {
   /** A short name for the run log, such as `sync` or `pg-boss`. */
   readonly name: string;
   run<Services>(run: PipelineRun<Services>): Promise<PipelineRunOutcome>;
+  /**
+   * Registers a resolver for runs other processes started (a queued runner resumes them after their
+   * caller died). Every engine created with this runner attaches its own; a worker asks each in
+   * turn. Returns the detach function. Runners that never resume other processes' runs omit it.
+   */
+  attach?(resolver: RunResolver): () => void;
 }

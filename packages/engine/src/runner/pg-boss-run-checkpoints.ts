@@ -1,5 +1,5 @@
 import { deserialize, serialize } from 'node:v8';
-import { MemoryConfigurationError, MemoryError, type MemoryErrorCode } from '@memplane/core';
+import { type JsonValue, MemoryConfigurationError, MemoryError, type MemoryErrorCode } from '@memplane/core';
 import type pg from 'pg';
 import type { PipelineState } from '../pipeline/pipeline-step';
 import type { EngineFlow, RunLlmUsage, RunStepRecord } from '../store/engine-store-rows';
@@ -24,6 +24,10 @@ export interface RunCheckpoint {
   readonly error?: { code: MemoryErrorCode | undefined; message: string; isRetryable: boolean } | undefined;
   /** The pg-boss job of the step in flight. */
   readonly jobId?: string | undefined;
+  /** The caller's `meta` (engine identity, what the run log needs). */
+  readonly meta: Readonly<Record<string, JsonValue>>;
+  /** Why the last worker that took the step could not run it, while no worker has. */
+  readonly waiting?: string | undefined;
 }
 
 /** The checkpoint table's DDL in `schema`. */
@@ -34,6 +38,9 @@ export function checkpointStatements(schema: string): string[] {
       run_id TEXT PRIMARY KEY, flow TEXT NOT NULL, pipeline_revision INTEGER NOT NULL, step_ids JSONB NOT NULL,
       next_step INTEGER NOT NULL, status TEXT NOT NULL, state BYTEA NOT NULL, steps JSONB NOT NULL, llm_usage JSONB NOT NULL,
       error JSONB, job_id TEXT, updated_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+    // Added after the first release: tables made before get them here.
+    `ALTER TABLE "${schema}".engine_run_checkpoints ADD COLUMN IF NOT EXISTS meta JSONB NOT NULL DEFAULT '{}'::jsonb`,
+    `ALTER TABLE "${schema}".engine_run_checkpoints ADD COLUMN IF NOT EXISTS waiting TEXT`,
   ];
 }
 
@@ -73,6 +80,8 @@ interface CheckpointRecord {
   llm_usage: RunLlmUsage[];
   error: RunCheckpoint['error'] | null;
   job_id: string | null;
+  meta: Record<string, JsonValue>;
+  waiting: string | null;
 }
 
 /** Reads one checkpoint, or undefined. */
@@ -92,14 +101,16 @@ export async function loadCheckpoint(client: pg.Pool | pg.PoolClient, schema: st
     llmUsage: row.llm_usage,
     error: row.error ?? undefined,
     jobId: row.job_id ?? undefined,
+    meta: row.meta,
+    waiting: row.waiting ?? undefined,
   };
 }
 
 /** Writes a new run's checkpoint. */
 export async function insertCheckpoint(client: pg.PoolClient, schema: string, checkpoint: RunCheckpoint): Promise<void> {
   await client.query(
-    `INSERT INTO "${schema}".engine_run_checkpoints (run_id, flow, pipeline_revision, step_ids, next_step, status, state, steps, llm_usage, error, job_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    `INSERT INTO "${schema}".engine_run_checkpoints (run_id, flow, pipeline_revision, step_ids, next_step, status, state, steps, llm_usage, error, job_id, meta)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       checkpoint.runId,
       checkpoint.flow,
@@ -112,6 +123,7 @@ export async function insertCheckpoint(client: pg.PoolClient, schema: string, ch
       JSON.stringify(checkpoint.llmUsage),
       checkpoint.error === undefined ? null : JSON.stringify(checkpoint.error),
       checkpoint.jobId ?? null,
+      JSON.stringify(checkpoint.meta),
     ],
   );
 }
@@ -128,7 +140,7 @@ export async function advanceCheckpoint(
   next: { nextStep: number; status: RunCheckpoint['status']; state: PipelineState; steps: readonly RunStepRecord[]; llmUsage: readonly RunLlmUsage[]; error?: RunCheckpoint['error'] },
 ): Promise<boolean> {
   const result = await client.query(
-    `UPDATE "${schema}".engine_run_checkpoints SET next_step = $3, status = $4, state = $5, steps = $6, llm_usage = $7, error = $8, updated_at = now()
+    `UPDATE "${schema}".engine_run_checkpoints SET next_step = $3, status = $4, state = $5, steps = $6, llm_usage = $7, error = $8, waiting = NULL, updated_at = now()
      WHERE run_id = $1 AND next_step = $2 AND status = 'running'`,
     [runId, fromStep, next.nextStep, next.status, encodeState(next.state), JSON.stringify(next.steps), JSON.stringify(next.llmUsage), next.error === undefined ? null : JSON.stringify(next.error)],
   );
@@ -138,4 +150,17 @@ export async function advanceCheckpoint(
 /** Records the pg-boss job of the step in flight. */
 export async function setCheckpointJob(client: pg.PoolClient, schema: string, runId: string, jobId: string): Promise<void> {
   await client.query(`UPDATE "${schema}".engine_run_checkpoints SET job_id = $2 WHERE run_id = $1`, [runId, jobId]);
+}
+
+/**
+ * Hands the step in flight to a new job (`jobId`), with why the worker that took it could not run
+ * it, only if the checkpoint still waits on `fromJob` at that step. Returns whether it did.
+ */
+export async function handOverCheckpointJob(client: pg.PoolClient, schema: string, runId: string, step: number, fromJob: string, jobId: string, waiting: string): Promise<boolean> {
+  const result = await client.query(
+    `UPDATE "${schema}".engine_run_checkpoints SET job_id = $4, waiting = $5, updated_at = now()
+     WHERE run_id = $1 AND next_step = $2 AND status = 'running' AND job_id = $3`,
+    [runId, step, fromJob, jobId, waiting],
+  );
+  return (result.rowCount ?? 0) === 1;
 }

@@ -3,9 +3,9 @@ import { MemoryConfigurationError, MemoryError, parseInput } from '@memplane/cor
 import PgBoss from 'pg-boss';
 import pg from 'pg';
 import { z } from 'zod';
-import type { EngineRunner, PipelineRun, PipelineRunOutcome } from './engine-runner';
+import type { EngineRunner, PipelineRun, PipelineRunOutcome, RunResolver } from './engine-runner';
 import { checkpointStatements, insertCheckpoint, loadCheckpoint, revivedError, setCheckpointJob } from './pg-boss-run-checkpoints';
-import { type RunResolver, runStepJob, type StepJobContext, type StepJobData, stepJobOptions, stepQueueName } from './pg-boss-step-job';
+import { runStepJob, type StepJobContext, type StepJobData, stepJobOptions, stepQueueName } from './pg-boss-step-job';
 
 /** Settings of {@link createPgBossRunner}. */
 export interface PgBossRunnerSettings {
@@ -15,8 +15,14 @@ export interface PgBossRunnerSettings {
   readonly schema?: string | undefined;
   /** Whether this process takes step jobs (default true). A process that only submits runs sets false. */
   readonly work?: boolean | undefined;
-  /** How a worker rebuilds the steps and services of a run another process started, to resume it after that process died. */
+  /**
+   * How a worker rebuilds the steps and services of a run another process started, to resume it
+   * after that process died. Engines created with this runner attach their own (`attach`); this one
+   * is asked first, for pipelines run without an engine.
+   */
   readonly resolveRun?: RunResolver | undefined;
+  /** Seconds before a step a worker could not run (another engine's, or a step not registered there) is offered to the workers again. Default 5. */
+  readonly handOverDelaySeconds?: number | undefined;
   /** Seconds a step job may stay active before it counts as lost (its worker died) and goes to another worker. Default 60. */
   readonly expireInSeconds?: number | undefined;
   /** Retries every step gets beyond its own, for lost workers. Default 2. */
@@ -36,6 +42,7 @@ const settingsSchema = z.strictObject({
   schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).optional(),
   work: z.boolean().optional(),
   resolveRun: z.custom<RunResolver>((value) => typeof value === 'function', 'must be a function').optional(),
+  handOverDelaySeconds: z.number().min(0).max(3600).optional(),
   expireInSeconds: z.number().int().min(1).max(86_400).optional(),
   crashRetries: z.number().int().min(0).max(100).optional(),
   pollingIntervalSeconds: z.number().min(0.5).max(3600).optional(),
@@ -70,6 +77,7 @@ export function createPgBossRunner(settings: PgBossRunnerSettings): PgBossRunner
   const boss = new PgBoss({ connectionString: valid.connectionString, schema, max: 4, supervise: true, schedule: false, maintenanceIntervalSeconds: valid.maintenanceIntervalSeconds ?? 10 });
   boss.on('error', onError);
   const waiters = new Map<string, () => void>();
+  const resolvers: RunResolver[] = valid.resolveRun === undefined ? [] : [valid.resolveRun];
   let listener: pg.Client | undefined;
   let state: 'created' | 'started' | 'stopped' = 'created';
   const context: StepJobContext = {
@@ -77,9 +85,11 @@ export function createPgBossRunner(settings: PgBossRunnerSettings): PgBossRunner
     schema,
     boss,
     local: new Map(),
-    resolve: valid.resolveRun,
+    resolvers,
     crashRetries: valid.crashRetries ?? 2,
     expireInSeconds: valid.expireInSeconds ?? 60,
+    handOverDelaySeconds: valid.handOverDelaySeconds ?? 5,
+    onError,
     notify: async (runId) => {
       await pool.query('SELECT pg_notify($1, $2)', [channel, runId]);
     },
@@ -108,6 +118,14 @@ export function createPgBossRunner(settings: PgBossRunnerSettings): PgBossRunner
 
   return {
     name: 'pg-boss',
+    attach(resolver) {
+      if (typeof resolver !== 'function') throw new MemoryConfigurationError({ message: 'attach needs a run resolver function.' });
+      resolvers.push(resolver);
+      return () => {
+        const index = resolvers.indexOf(resolver);
+        if (index >= 0) resolvers.splice(index, 1);
+      };
+    },
     async start() {
       if (state !== 'created') throw new MemoryConfigurationError({ message: `The pg-boss runner cannot start: it is ${state}.` });
       state = 'started';
@@ -145,7 +163,7 @@ export function createPgBossRunner(settings: PgBossRunnerSettings): PgBossRunner
         const client = await pool.connect();
         try {
           await client.query('BEGIN');
-          await insertCheckpoint(client, schema, { runId, flow: run.flow, pipelineRevision: run.pipelineRevision, stepIds: run.steps.map((step) => step.step.stepId), nextStep: 0, status: 'running', state: run.state, steps: [], llmUsage: [] });
+          await insertCheckpoint(client, schema, { runId, flow: run.flow, pipelineRevision: run.pipelineRevision, stepIds: run.steps.map((step) => step.step.stepId), nextStep: 0, status: 'running', state: run.state, steps: [], llmUsage: [], meta: run.meta ?? {} });
           const db = { executeSql: (text: string, values: unknown[]) => client.query(text, values) };
           const jobId = await boss.send(stepQueueName, { runId, stepIndex: 0 } satisfies StepJobData, { ...stepJobOptions(context, first as never), db });
           if (jobId !== null) await setCheckpointJob(client, schema, runId, jobId);

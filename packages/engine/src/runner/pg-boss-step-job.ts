@@ -1,10 +1,10 @@
-import { MemoryError } from '@memplane/core';
+import { MemoryConfigurationError, MemoryError } from '@memplane/core';
 import type PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { StepContext } from '../pipeline/pipeline-step';
 import type { RunLlmUsage, RunStepRecord } from '../store/engine-store-rows';
-import type { ResolvedStep } from './engine-runner';
-import { advanceCheckpoint, loadCheckpoint, type RunCheckpoint, setCheckpointJob, storedError } from './pg-boss-run-checkpoints';
+import type { ResolvedRun, ResolvedStep, RunResolver } from './engine-runner';
+import { advanceCheckpoint, handOverCheckpointJob, loadCheckpoint, type RunCheckpoint, setCheckpointJob, storedError } from './pg-boss-run-checkpoints';
 import { attempt } from './sync-runner';
 
 /** The pg-boss queue of step jobs. */
@@ -16,9 +16,6 @@ export interface StepJobData {
   readonly stepIndex: number;
 }
 
-/** How a worker gets the steps and services of a run it did not start (another process started it). */
-export type RunResolver = (run: { runId: string; flow: RunCheckpoint['flow']; pipelineRevision: number }) => Promise<{ steps: readonly ResolvedStep<unknown>[]; services: unknown } | undefined>;
-
 /** What the job handler needs. */
 export interface StepJobContext {
   readonly pool: pg.Pool;
@@ -26,12 +23,17 @@ export interface StepJobContext {
   readonly boss: PgBoss;
   /** Runs started in this process, by id: their steps and services, no resolver needed. */
   readonly local: Map<string, { steps: readonly ResolvedStep<unknown>[]; services: unknown }>;
-  readonly resolve: RunResolver | undefined;
+  /** Asked in order for a run this process did not start: the settings' one, then every attached engine's. */
+  readonly resolvers: readonly RunResolver[];
   /** Retries granted beyond a step's own, so a run survives its worker dying. */
   readonly crashRetries: number;
   readonly expireInSeconds: number;
+  /** Seconds before a step this worker could not run is offered again to any worker. */
+  readonly handOverDelaySeconds: number;
   /** Tells waiting callers that a run moved. */
   notify(runId: string): Promise<void>;
+  /** Told when this worker hands a step over because it cannot run it. */
+  onError(error: unknown): void;
 }
 
 /** The pg-boss options of one step's job: its retries count both its own failures and lost workers. */
@@ -52,12 +54,12 @@ export async function runStepJob(context: StepJobContext, job: PgBoss.JobWithMet
   const { runId, stepIndex } = job.data;
   const checkpoint = await loadCheckpoint(context.pool, context.schema, runId);
   if (checkpoint === undefined || checkpoint.status !== 'running' || checkpoint.nextStep !== stepIndex) return;
-  const resolved = context.local.get(runId) ?? (await context.resolve?.({ runId, flow: checkpoint.flow, pipelineRevision: checkpoint.pipelineRevision }));
-  const step = resolved?.steps[stepIndex];
-  if (resolved === undefined || step === undefined || step.step.stepId !== checkpoint.stepIds[stepIndex]) {
-    // This worker cannot run it (no resolver, or another pipeline): leave it to one that can.
-    throw new MemoryError('MEMORY_CONFIGURATION', { message: `This worker cannot resume run ${runId} at step ${checkpoint.stepIds[stepIndex]}: it has no matching pipeline.` });
-  }
+  // A job the run no longer waits on (handed over to a newer one) does nothing.
+  if (checkpoint.jobId !== undefined && checkpoint.jobId !== job.id) return;
+  const local = context.local.get(runId);
+  const resolved: ResolvedRun | { refused: string } = local ?? (await resolveRun(context, checkpoint));
+  if ('refused' in resolved) return handOver(context, job, checkpoint, resolved.refused);
+  const step = resolved.steps[stepIndex]!;
   const state = checkpoint.state;
   const usage: RunLlmUsage[] = [];
   const notes: string[] = job.retryCount > 0 ? [`attempt ${job.retryCount + 1} (retried by the queue)`] : [];
@@ -94,6 +96,11 @@ export async function runStepJob(context: StepJobContext, job: PgBoss.JobWithMet
   };
   const last = stepIndex + 1 >= checkpoint.stepIds.length;
   const status: RunCheckpoint['status'] = failure !== undefined ? 'failed' : last ? 'ok' : 'running';
+  // The caller of a resolved run may be gone: this worker writes its run log before the run is
+  // marked done, so a crash in between leaves the step to run again rather than a run without a log.
+  if (local === undefined && status !== 'running') {
+    await resolved.finish?.({ state, steps: [...checkpoint.steps, record], llmUsage: [...checkpoint.llmUsage, ...usage], ...(failure === undefined ? {} : { error: failure }) });
+  }
   const client = await context.pool.connect();
   try {
     await client.query('BEGIN');
@@ -118,5 +125,57 @@ export async function runStepJob(context: StepJobContext, job: PgBoss.JobWithMet
   } finally {
     client.release();
   }
+  await context.notify(runId);
+}
+
+/** Asks each resolver in turn; the first that rebuilds the run's exact steps wins. */
+async function resolveRun(context: StepJobContext, checkpoint: RunCheckpoint): Promise<ResolvedRun | { refused: string }> {
+  const refusals: string[] = [];
+  for (const resolver of context.resolvers) {
+    const answer = await resolver({ runId: checkpoint.runId, flow: checkpoint.flow, pipelineRevision: checkpoint.pipelineRevision, meta: checkpoint.meta });
+    if (answer === undefined) continue;
+    if ('refused' in answer) {
+      refusals.push(answer.refused);
+      continue;
+    }
+    const rebuilt = answer.steps.map((entry) => entry.step.stepId);
+    if (rebuilt.join('\u0000') === checkpoint.stepIds.join('\u0000')) return answer;
+    refusals.push(`its engine rebuilt the steps (${rebuilt.join(', ')}) where the run has (${checkpoint.stepIds.join(', ')})`);
+  }
+  if (refusals.length > 0) return { refused: refusals.join('; ') };
+  const engine = typeof checkpoint.meta.engine === 'string' ? ` (engine ${checkpoint.meta.engine})` : '';
+  return { refused: context.resolvers.length === 0 ? 'no engine is attached to the runner in this process' : `no engine attached to the runner in this process is the one that started it${engine}` };
+}
+
+const intervalSeconds = (interval: PgBoss.JobWithMetadata['expireIn']): number => {
+  const parts = interval as unknown as Partial<Record<'days' | 'hours' | 'minutes' | 'seconds' | 'milliseconds', number>>;
+  return Math.max(1, Math.ceil((parts.days ?? 0) * 86_400 + (parts.hours ?? 0) * 3600 + (parts.minutes ?? 0) * 60 + (parts.seconds ?? 0) + (parts.milliseconds ?? 0) / 1000));
+};
+
+/**
+ * Leaves a step this worker cannot run to the others: a copy of its job, due after a delay and with
+ * the same retry budget, replaces it in the checkpoint together with the reason (one transaction).
+ * The run keeps waiting for a worker that has its engine and steps; no retry is spent on refusals.
+ */
+async function handOver(context: StepJobContext, job: PgBoss.JobWithMetadata<StepJobData>, checkpoint: RunCheckpoint, reason: string): Promise<void> {
+  const { runId, stepIndex } = job.data;
+  const message = `This worker cannot resume run ${runId} at step ${checkpoint.stepIds[stepIndex]}, and leaves it to another worker: ${reason}.`;
+  const client = await context.pool.connect();
+  let moved = false;
+  try {
+    await client.query('BEGIN');
+    const db = { executeSql: (text: string, values: unknown[]) => client.query(text, values) };
+    const startAfter = new Date(Date.now() + context.handOverDelaySeconds * 1000);
+    const jobId = await context.boss.send(stepQueueName, job.data, { retryLimit: job.retryLimit, retryDelay: 0, expireInSeconds: intervalSeconds(job.expireIn), startAfter, db });
+    moved = jobId !== null && (await handOverCheckpointJob(client, context.schema, runId, stepIndex, job.id, jobId, message));
+    await client.query(moved ? 'COMMIT' : 'ROLLBACK');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+  if (!moved) return;
+  context.onError(new MemoryConfigurationError({ message }));
   await context.notify(runId);
 }

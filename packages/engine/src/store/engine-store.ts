@@ -171,6 +171,7 @@ export interface EngineStoreSession {
   listPipelineRevisions(): Promise<PipelineRevisionRow[]>;
 
   // Run log (service-wide, each row names its scope range)
+  /** Appends a run's log row; idempotent on the run id (a second row with the same id is ignored). */
   appendRun(run: RunLogRow): Promise<void>;
   /** The most recent runs first. */
   listRuns(options: { flow?: EngineFlow | undefined; limit: number }): Promise<RunLogRow[]>;

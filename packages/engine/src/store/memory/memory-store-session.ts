@@ -1,9 +1,12 @@
 import { MemoryConflictError } from '@memplane/core';
 import { rankByBm25 } from '@memplane/core/rules';
 import type { EngineStoreSession, LexicalHit } from '../engine-store';
-import type { CategoryRow, ItemRow } from '../engine-store-rows';
+import type { CategoryRow, ItemRow, RunLogRow } from '../engine-store-rows';
 import { compareByKeyset, itemPassesFilter, sameScope, scopeInRange, scopeKey } from '../row-filters';
 import { dropItem, frozenCopy, itemsInRange, JournaledMap, putItem, type MemoryStoreState } from './memory-store-state';
+
+/** The ids in each run log array, so `appendRun` stays idempotent without scanning the log. */
+const runIdsOf = new WeakMap<readonly RunLogRow[], Set<string>>();
 
 /** The reads and writes of the in-memory store over one state object. */
 export function createMemorySession(state: () => MemoryStoreState): EngineStoreSession {
@@ -172,7 +175,17 @@ export function createMemorySession(state: () => MemoryStoreState): EngineStoreS
       return [...state().revisions];
     },
     async appendRun(run) {
-      state().runs.push(frozenCopy(run));
+      const runs = state().runs;
+      let ids = runIdsOf.get(runs);
+      if (ids === undefined) {
+        ids = new Set(runs.map((entry) => entry.id));
+        runIdsOf.set(runs, ids);
+      }
+      // Idempotent on the run id. The set may keep the id of a row a rolled-back transaction
+      // appended, so a hit is confirmed on the rows themselves.
+      if (ids.has(run.id) && runs.some((entry) => entry.id === run.id)) return;
+      ids.add(run.id);
+      runs.push(frozenCopy(run));
     },
     async listRuns(options) {
       const runs = state().runs.filter((run) => options.flow === undefined || run.flow === options.flow);

@@ -44,9 +44,10 @@ export function sqlServiceMethods(connection: SqlConnection, context: SqlStoreCo
     },
 
     async appendRun(run: RunLogRow) {
+      // Idempotent on the run id: the caller and a queued runner's worker may both write a run's log.
       await connection.run(
         `INSERT INTO ${runs} (id, flow, status, pipeline_revision, scope_range, input_summary, output_summary, steps, llm_usage, failures, started_at, finished_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
         [
           run.id,
           run.flow,
