@@ -31,8 +31,11 @@ export const defaultBridgeCommand = (): string[] => ['npx', '-y', `@memplane/mcp
  */
 export function credentialRefusal(value: string): string | undefined {
   if (/[a-z][a-z0-9+.-]*:\/\/[^\s/?#]*@/i.test(value)) return 'holds a URL with user information (a credential)';
+  // user:password@host with the scheme lost (a path resolver folds `//`), or never written.
+  if (/[^\s/@:]+:[^\s/@]+@[^\s/@]+/.test(value)) return 'holds user:password@host (a credential)';
   if (/\bpostgres(?:ql)?:\/\//i.test(value)) return 'holds a Postgres URL; name the variable that carries it (mcpBridge.target.postgres.urlVariable) instead';
-  if (/(?:^|[\s;&?,])(?:password|passwd|pwd|sslpassword|token|secret|api[_-]?key)\s*[=:]/i.test(value)) return 'holds a credential-like key=value pair';
+  // Any key ending in one of these (PGPASSWORD=, --api-key=, sslpassword:) counts.
+  if (/(?:password|passwd|pwd|token|secret|api[_-]?key|credentials?)\s*[=:]/i.test(value)) return 'holds a credential-like key=value pair';
   return undefined;
 }
 
@@ -60,6 +63,10 @@ export function resolveBridgeLaunch(config: PaperclipPluginConfig, fallbackDataD
   const [command, ...packageArgs] = config.mcpBridge?.command ?? defaultBridgeCommand();
   if (command === undefined) throw new MemoryConfigurationError({ message: 'mcpBridge.command is empty' });
   const target = targetOf(config, fallbackDataDirectory);
+  // Checked as configured too: resolving a path can fold a URL's `//` and hide what it was.
+  const configured = 'dataDirectory' in target ? target.dataDirectory : target.postgres.urlVariable;
+  const configuredRefusal = credentialRefusal(configured);
+  if (configuredRefusal !== undefined) throw new MemoryConfigurationError({ message: `The MCP bridge target ${configuredRefusal}; it is never written into an agent's files` });
   const args =
     'dataDirectory' in target
       ? [...packageArgs, '--data-dir', resolve(target.dataDirectory)]
