@@ -63,19 +63,13 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
       expect(note.error).toMatch(/^MEMORY_VALIDATION/);
 
       const refused = (await worker.operations('acme', { runId: 'a-run' })).map((entry) => ({ operation: entry.operation, status: entry.status, fields: entry.details?.refusedFields }));
-      if (mode === 'worker') {
-        expect(refused).toEqual([
-          { operation: 'query', status: 'failed', fields: ['companyId'] },
-          { operation: 'record_upsert', status: 'failed', fields: expect.arrayContaining(['companyId', 'agentId']) },
-        ]);
-      } else {
-        // memplane serve has no route to log a call refused before it (asked of the server); the
-        // refused input never leaves the worker, whose log names the fields and never the values.
-        expect(refused).toEqual([]);
-        const warnings = harness.logs.filter((entry) => entry.message === 'memplane: a refused tool call could not be logged on memplane serve');
-        expect(warnings.map((entry) => entry.meta?.fields)).toEqual([['companyId'], expect.arrayContaining(['companyId', 'agentId'])]);
-        expect(JSON.stringify(harness.logs)).not.toContain('planted');
-      }
+      // Over HTTP the worker logs the refusal on memplane serve (POST memory/refused-calls), field names only.
+      expect(refused).toEqual([
+        { operation: 'query', status: 'failed', fields: ['companyId'] },
+        { operation: 'record_upsert', status: 'failed', fields: expect.arrayContaining(['companyId', 'agentId']) },
+      ]);
+      expect(JSON.stringify(harness.logs)).not.toContain('planted');
+      expect(JSON.stringify(await worker.operations('acme'))).not.toContain('planted');
       const globexWrites = (await worker.operations('globex')).filter((entry) => entry.operation === 'record_upsert');
       expect(globexWrites).toHaveLength(1);
       expect(await filesUnder(join(worker.folder, 'markdown', 'globex'))).not.toContain('planted');
