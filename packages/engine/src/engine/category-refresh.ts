@@ -11,9 +11,20 @@ function anchorScore(item: ItemRow): number {
   return item.confidence * item.stability;
 }
 
+/** The deterministic summary of a category: its anchors' texts, joined, at most 600 characters. */
+export function anchorSummary(anchors: readonly Pick<ItemRow, 'text'>[]): string | undefined {
+  return anchors.length === 0 ? undefined : anchors.map((item) => item.text).join(' · ').slice(0, 600);
+}
+
+function sameIds(left: readonly string[], right: readonly string[]): boolean {
+  return left.length === right.length && left.every((id) => right.includes(id));
+}
+
 /**
  * Recomputes the rows of the given categories of a scope: approved item count, anchors and a
  * deterministic summary (the anchors' texts). Categories of the taxonomy that have no row yet get one.
+ * A model summary (written by evolve's `summarize_categories`) is replaced too: the rows refreshed
+ * here lost, changed or gained items, and a summary must never outlive the text it was made of.
  */
 export async function refreshCategories(session: EngineStoreSession, services: EngineServices, scope: ScopeValues, keys: ReadonlySet<string>): Promise<CategoryRow[]> {
   const range = Object.fromEntries(Object.entries(scope).map(([field, value]) => [field, [value]]));
@@ -24,7 +35,7 @@ export async function refreshCategories(session: EngineStoreSession, services: E
     const itemCount = await session.countItems(range, filter);
     const items = await session.listItems(range, filter, { limit: anchorScanLimit });
     const anchors = [...items].sort((left, right) => anchorScore(right) - anchorScore(left) || (left.id < right.id ? -1 : 1)).slice(0, anchorCount);
-    const summary = anchors.length === 0 ? undefined : anchors.map((item) => item.text).join(' · ').slice(0, 600);
+    const summary = anchorSummary(anchors);
     rows.push({
       scope,
       key: category.key,
@@ -44,7 +55,9 @@ export async function refreshCategories(session: EngineStoreSession, services: E
 /**
  * The category rows after items were added (memorize, curated writes): counts grow by the new
  * approved items and anchors are the best of the old anchors and the new items, so a write costs
- * the size of the batch, not of the category. Removals and rewrites use {@link refreshCategories}.
+ * the size of the batch, not of the category. When the anchors stay the same the summary stays too
+ * (a model summary of those anchors survives); new anchors get the deterministic summary until the
+ * next evolve. Removals and rewrites use {@link refreshCategories}.
  */
 export async function addToCategories(session: EngineStoreSession, services: EngineServices, scope: ScopeValues, added: readonly ItemRow[]): Promise<CategoryRow[]> {
   const rows: CategoryRow[] = [];
@@ -55,13 +68,15 @@ export async function addToCategories(session: EngineStoreSession, services: Eng
     const previous = current === undefined ? [] : [...(await session.getItems(scope, current.anchorItemIds)).values()];
     const byId = new Map([...previous, ...members].map((item) => [item.id, item]));
     const anchors = [...byId.values()].sort((left, right) => anchorScore(right) - anchorScore(left) || (left.id < right.id ? -1 : 1)).slice(0, anchorCount);
+    const anchorIds = anchors.map((item) => item.id);
+    const kept = current !== undefined && current.summary !== undefined && sameIds(current.anchorItemIds, anchorIds);
     rows.push({
       scope,
       key: category.key,
       name: category.name,
       description: category.description,
-      summary: anchors.map((item) => item.text).join(' · ').slice(0, 600),
-      anchorItemIds: anchors.map((item) => item.id),
+      summary: kept ? current.summary : anchorSummary(anchors),
+      anchorItemIds: anchorIds,
       itemCount: (current?.itemCount ?? 0) + members.filter((item) => !previous.some((anchor) => anchor.id === item.id)).length,
       taxonomyVersion: services.taxonomyVersion,
       updatedAt: services.now(),

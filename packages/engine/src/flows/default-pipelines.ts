@@ -1,6 +1,7 @@
 import type { EngineServices } from '../engine/engine-services';
 import type { PipelineStep } from '../pipeline/pipeline-step';
 import type { PipelineSet } from '../pipeline/pipeline-validation';
+import { summarizeCategoriesStep } from './category-summaries';
 import { defaultEvolveSteps } from './evolve-steps';
 import { inferIntentionStep, persistIndexStep } from './memorize-persist';
 import { memorizeExtractionSteps } from './memorize-steps';
@@ -13,7 +14,8 @@ type Step = PipelineStep<EngineServices>;
 export const builtInFlows: Readonly<Record<'memorize' | 'retrieve' | 'evolve', readonly Step[]>> = {
   memorize: [...memorizeExtractionSteps, inferIntentionStep, persistIndexStep],
   retrieve: [routeIntentionStep, intentionSufficiencyStep, routeCategoryStep, categorySufficiencyStep, recallItemsStep, verifyRerankStep, buildContextStep],
-  evolve: defaultEvolveSteps,
+  // Summaries come after the evolve writes, so they describe the anchors those writes left.
+  evolve: [...defaultEvolveSteps.slice(0, -1), summarizeCategoriesStep, ...defaultEvolveSteps.slice(-1)],
 };
 
 /** The default pipeline set: the built-in steps, no config overrides. */

@@ -8,6 +8,7 @@ import type { PipelineStep } from '../pipeline/pipeline-step';
 import { describeModel } from '../profiles/llm-profiles';
 import type { ItemRow, ScopeValues } from '../store/engine-store-rows';
 import { effectiveStability, governItem } from '../taxonomy/item-governance';
+import type { CategorySummaryDiff } from './category-summaries';
 import { findMergeGroups, type MergeGroup } from './evolve-merging';
 
 type Step = PipelineStep<EngineServices>;
@@ -47,6 +48,8 @@ export interface EvolveDiff {
   readonly expired: readonly string[];
   /** Facts whose stability decayed below 0.2 through disuse. */
   readonly fading: readonly string[];
+  /** Category summaries the model wrote, or failed to (`summarize_categories`; empty without a model). */
+  readonly categorySummaries: CategorySummaryDiff;
   readonly dryRun: boolean;
 }
 
@@ -203,6 +206,7 @@ export const emitDiffStep: Step = {
       intention: state.intentionVersions as EvolveDiff['intention'],
       expired: state.expired as string[],
       fading: state.fading as string[],
+      categorySummaries: (state.categorySummaries as CategorySummaryDiff | undefined) ?? { summarized: [], degraded: [] },
       dryRun: (state.options as Options).dryRun,
     };
     state.diff = diff;
