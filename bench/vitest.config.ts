@@ -3,6 +3,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     name: 'bench',
-    include: ['*.test.ts'],
+    include: ['*.test.ts', 'local-embeddings/*.test.ts'],
   },
 });
