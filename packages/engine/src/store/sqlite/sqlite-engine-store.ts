@@ -43,6 +43,8 @@ export function createSqliteEngineStore(settings: SqliteEngineStoreSettings): En
   const database = valid.database ?? new Database(valid.path as string);
   sqliteVec.load(database);
   database.pragma(`busy_timeout = ${valid.busyTimeoutMs ?? 5000}`);
+  // Forget means the bytes are gone: deleted rows are overwritten with zeros, not left in free pages of the file.
+  database.pragma('secure_delete = ON');
   if (valid.database === undefined && valid.path !== ':memory:') {
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
