@@ -1,3 +1,4 @@
+import { MemoryApiCallError } from '@memplane/core';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import type { EngineRunner, PipelineRun, RunResolver } from '../runner/engine-runner';
@@ -64,6 +65,16 @@ it('an engine resolves only its own runs, with the steps of the run revision, an
   if (resolved === undefined || !('steps' in resolved)) throw new TypeError('expected a resolved run');
   await resolved.finish?.({ state: { memorized: result }, steps: [], llmUsage: [] });
   expect((await engine.listRuns()).filter((row) => row.id === result.runId)).toHaveLength(1);
+  // A run that failed in the worker is logged as failed, with the step's error; one that ended
+  // without its output is a failure too.
+  const failing = await own({ ...found, runId: 'run_failed' });
+  const silent = await own({ ...found, runId: 'run_silent' });
+  if (failing === undefined || !('steps' in failing) || silent === undefined || !('steps' in silent)) throw new TypeError('expected resolved runs');
+  await failing.finish?.({ state: {}, steps: [], llmUsage: [], error: new MemoryApiCallError({ message: 'the audit service is down', isRetryable: false }) });
+  await silent.finish?.({ state: {}, steps: [], llmUsage: [] });
+  const logged = await engine.listRuns();
+  expect(logged.find((row) => row.id === 'run_failed')).toMatchObject({ status: 'failed', outputSummary: 'failed', failures: ['MEMORY_API_CALL: the audit service is down'], pipelineRevision: 2 });
+  expect(logged.find((row) => row.id === 'run_silent')).toMatchObject({ status: 'failed', failures: ['MEMORY_API_CALL: The memorize pipeline finished without producing "memorized".'] });
 
   await forgetful.close();
   await twin.close();

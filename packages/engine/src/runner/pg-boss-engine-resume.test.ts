@@ -184,9 +184,9 @@ describeWithPostgres('the engine resumes its own runs on the queued runner after
     const worker = start('worker', schema, { MEMPLANE_ROLE: 'worker' });
     await worker.message('ready');
     const result = await engine.memorize(scope, crashConversation);
-    expect(stepRuns).toEqual(['worker']);
     // Both wrote the row: the worker before it marked the run done, the caller after it returned.
     expect(await worker.message<{ type: 'run-logged'; runId: string; status: string }>('run-logged')).toMatchObject({ runId: result.runId, status: 'ok' });
+    expect(stepRuns).toEqual(['worker']);
     const runs = await engine.listRuns();
     expect(runs.map((run) => [run.id, run.status])).toEqual([[result.runId, 'ok']]);
     expect(result.itemIds).toHaveLength(await referenceItemCount());

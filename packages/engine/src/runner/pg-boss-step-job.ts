@@ -47,8 +47,10 @@ const describe = (error: unknown) => (MemoryError.isInstance(error) ? `${error.c
 /**
  * Runs one step of a run from its checkpoint and commits the result with the next step's job in
  * one transaction, so a run is never left without a job. A stale job (its step already advanced
- * by another worker after an expiry) does nothing. A retryable failure with retries left throws,
- * and pg-boss runs the job again; otherwise the run is marked failed with the step's error.
+ * by another worker after an expiry, or handed over) does nothing. A run this process did not
+ * start is rebuilt by the resolvers; when none can, the step is handed over to another worker. A
+ * retryable failure with retries left throws, and pg-boss runs the job again; otherwise the run is
+ * marked failed with the step's error.
  */
 export async function runStepJob(context: StepJobContext, job: PgBoss.JobWithMetadata<StepJobData>): Promise<void> {
   const { runId, stepIndex } = job.data;
