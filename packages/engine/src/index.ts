@@ -16,6 +16,7 @@ export type {
   ItemPatch,
   ItemRow,
   ItemStatus,
+  MediaSpan,
   PiiRisk,
   PipelineRevisionRow,
   ResourceRow,
@@ -35,12 +36,15 @@ export type { EngineServices } from './engine/engine-services';
 export { defaultCategories, type CategoryDefinition } from './engine/category-definitions';
 export type { MemorizeInput } from './flows/memorize-input';
 export type { MemorizeResult } from './flows/memorize-persist';
+export type { MemorizeWarning, UnprocessedReason } from './flows/multimodal-preprocess';
+export { allowedMediaTypes, maxResourceBytes, type MediaKind } from './flows/multimodal-input';
+export type { CategorySummaryDiff } from './flows/category-summaries';
 export type { RetrieveOptions } from './flows/retrieve-options';
 export type { RetrieveResult, RetrievedItem } from './flows/retrieve-recall';
 export type { RetrievalLayer } from './flows/retrieve-routing';
 export type { EvolveDiff, EvolveOptions } from './flows/evolve-steps';
 export type { PipelineState, PipelineStep, StepCapability, StepConfig, StepContext, StepRole } from './pipeline/pipeline-step';
-export type { LlmProfile, LlmProfiles } from './profiles/llm-profiles';
+export type { LlmProfile, LlmProfiles, MediaInputKind } from './profiles/llm-profiles';
 export type { EngineRunner, PipelineRun, PipelineRunOutcome, ResolvedRun, ResolvedStep, RunResolver, RunToResolve } from './runner/engine-runner';
 export { createSyncRunner } from './runner/sync-runner';
 export { ANY, type ScopeFieldSelector, type ScopeSelector } from './scope/scope-selector';
