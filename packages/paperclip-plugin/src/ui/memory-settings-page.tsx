@@ -1,11 +1,12 @@
 import { usePluginData, type PluginCompanySettingsPageProps } from '@paperclipai/plugin-sdk/ui';
 import { memoryUiDataKeys, type UiSettingsData } from '../memory-ui-contract';
+import { McpBridgeSection } from './mcp-bridge-section';
 
 const onOff = (on: boolean) => (on ? 'on' : 'off');
 
 /**
  * The company's memory settings as the worker applied them: bindings, the company default,
- * agent overrides and operation counts. Bindings are edited in the plugin's settings form.
+ * agent overrides and operation counts, and the MCP bridge. Bindings are edited in the plugin's settings form.
  */
 export function MemorySettingsPage({ context }: PluginCompanySettingsPageProps) {
   const { data, loading, error } = usePluginData<UiSettingsData>(memoryUiDataKeys.settings, { companyId: context.companyId });
@@ -56,6 +57,7 @@ export function MemorySettingsPage({ context }: PluginCompanySettingsPageProps) 
           </li>
         ))}
       </ul>
+      {context.companyId === null ? null : <McpBridgeSection companyId={context.companyId} />}
     </div>
   );
 }

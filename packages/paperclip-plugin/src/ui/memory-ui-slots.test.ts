@@ -1,17 +1,24 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { UiIssueMemoryData, UiSettingsData } from '../memory-ui-contract';
+import type { UiIssueMemoryData, UiMcpBridgeData, UiSettingsData } from '../memory-ui-contract';
 
 // The host's bridge exists only inside Paperclip: the test plays it, recording what the slots ask for.
 const bridge = vi.hoisted(() => ({
   asked: [] as Array<{ key: string; params: unknown }>,
+  actions: [] as string[],
   answer: { data: null as unknown, loading: false, error: null as { message: string } | null },
+  /** Answers for one key, over `answer`. */
+  byKey: {} as Record<string, { data: unknown; loading: boolean; error: { message: string } | null }>,
 }));
 vi.mock('@paperclipai/plugin-sdk/ui', () => ({
   usePluginData: (key: string, params: unknown) => {
     bridge.asked.push({ key, params });
-    return { ...bridge.answer, refresh: () => undefined };
+    return { ...(bridge.byKey[key] ?? bridge.answer), refresh: () => undefined };
+  },
+  usePluginAction: (key: string) => {
+    bridge.actions.push(key);
+    return async () => undefined;
   },
   useHostNavigation: () => ({ linkProps: (to: string) => ({ href: `/ACME${to}`, onClick: () => undefined }) }),
   StatusBadge: ({ label, status }: { label: string; status: string }) => createElement('span', { 'data-status': status }, label),
@@ -23,7 +30,9 @@ const hostContext = { companyId: 'acme', companyPrefix: 'ACME', projectId: null,
 
 beforeEach(() => {
   bridge.asked.length = 0;
+  bridge.actions.length = 0;
   bridge.answer = { data: null, loading: false, error: null };
+  bridge.byKey = {};
 });
 
 describe('the issue tab', () => {
@@ -85,10 +94,38 @@ describe('the settings page', () => {
       counts: [{ bindingKey: 'default', total: 9, succeeded: 7, failed: 2 }],
     };
     bridge.answer.data = data;
+    bridge.byKey['memplane.mcp-bridge'] = { data: null, loading: false, error: null };
     const html = renderToStaticMarkup(createElement(MemorySettingsPage, { context: { ...hostContext, entityId: null, entityType: null } }));
-    expect(bridge.asked).toEqual([{ key: 'memplane.settings', params: { companyId: 'acme' } }]);
+    expect(bridge.asked).toEqual([
+      { key: 'memplane.settings', params: { companyId: 'acme' } },
+      { key: 'memplane.mcp-bridge', params: { companyId: 'acme' } },
+    ]);
     expect(html).toContain('<td>markdown</td><td>on</td><td>off</td><td>on</td><td>off</td><td>9 (2)</td>');
     expect(html).toContain('Company default: <code>default</code>');
     expect(html).toContain('Agent planner: <code>default</code>');
+  });
+
+  it('shows the MCP bridge: the command, each client folder and file state with its conflict, and the install and remove actions', () => {
+    const settings: UiSettingsData = { companyId: 'acme', bindings: [], targets: [], counts: [] };
+    const folder = { configured: true, writable: true, path: '/agents/acme', problems: [] };
+    const mcpBridge: UiMcpBridgeData = {
+      companyId: 'acme',
+      launch: { command: 'npx', args: ['-y', '@memplane/mcp@1.0.0', '--data-dir', '/srv/memplane'] },
+      clients: [
+        { client: 'claude-code', displayName: 'Claude Code', folderKey: 'agent-workspace', relativePath: '.mcp.json', docs: '', folder, file: { state: 'installed' } },
+        { client: 'cursor', displayName: 'Cursor', folderKey: 'agent-workspace', relativePath: '.cursor/mcp.json', docs: '', folder, file: { state: 'conflict', reason: '.cursor/mcp.json: is not valid JSON <b>' } },
+        { client: 'codex', displayName: 'Codex', folderKey: 'codex-home', relativePath: 'config.toml', docs: '', folder: { ...folder, configured: false, path: null }, file: { state: 'unavailable', reason: 'not configured' } },
+      ],
+    };
+    bridge.byKey = { 'memplane.settings': { data: settings, loading: false, error: null }, 'memplane.mcp-bridge': { data: mcpBridge, loading: false, error: null } };
+    const page = () => renderToStaticMarkup(createElement(MemorySettingsPage, { context: { ...hostContext, entityId: null, entityType: null } }));
+    const html = page();
+    expect(html).toContain('<code>npx -y @memplane/mcp@1.0.0 --data-dir /srv/memplane</code>');
+    expect(html).toContain('<td>Claude Code</td><td><code>.mcp.json</code></td><td><code>/agents/acme</code></td><td>installed</td>');
+    expect(html).toContain('conflict: .cursor/mcp.json: is not valid JSON &lt;b&gt;');
+    expect(html).toContain('codex-home: not configured');
+    expect(bridge.actions).toEqual(['memplane.mcp-bridge.install', 'memplane.mcp-bridge.remove']);
+    bridge.byKey['memplane.mcp-bridge'] = { data: { ...mcpBridge, launch: { refusal: 'set mcpBridge.target' } }, loading: false, error: null };
+    expect(page()).toContain('<p role="alert">No bridge can be written: set mcpBridge.target</p>');
   });
 });
