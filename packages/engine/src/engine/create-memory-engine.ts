@@ -28,6 +28,7 @@ export const engineDdlVersion = 1;
 function inputSummary(input: MemorizeInput): string {
   if (input.type === 'conversation') return `conversation: ${input.messages.length} messages, ${input.messages.reduce((sum, message) => sum + message.content.length, 0)} characters`;
   if (input.pages !== undefined) return `resource: ${input.pages.length} pages`;
+  if (input.data !== undefined) return `resource: ${input.mimeType ?? 'file'}, ${typeof input.data === 'string' ? 'base64' : `${input.data.byteLength} bytes`}`;
   return input.content === undefined ? 'resource: uri only' : `resource: ${input.content.length} characters`;
 }
 

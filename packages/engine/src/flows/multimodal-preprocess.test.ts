@@ -60,6 +60,7 @@ describe('preprocess_multimodal with a model', () => {
     const [run] = await engine.listRuns({ flow: 'memorize' });
     expect(run?.llmUsage).toEqual([expect.objectContaining({ stepId: 'preprocess_multimodal', profile: 'vision', model: 'mock-provider:mock-vision', inputTokens: 1200, outputTokens: 40, raw: expect.anything() })]);
     expect(run?.steps.find((step) => step.stepId === 'preprocess_multimodal')?.detail).toContain('image: 2 segments');
+    expect(run?.inputSummary).toBe(`resource: image/png, ${image.byteLength} bytes`);
   });
 
   it('reads a PDF (base64) page by page: evidence names the page', async () => {
