@@ -12,3 +12,7 @@ export { memoryCostMetric } from './worker/paperclip-cost-mirror';
 export { defaultPluginDataDirectory, pluginSqliteFileName } from './worker/paperclip-service-host';
 export type { PluginMemoryService, PluginServiceHealth, PluginServiceMode } from './worker/plugin-memory-service';
 export { serverUrlRefusal } from './worker/plugin-service-location';
+export { mcpBridgeConfigSchema, type McpBridgeConfig, type McpBridgeTarget } from './mcp-bridge/mcp-bridge-config';
+export { mcpBridgeClients, mcpBridgeFolderKeys, type McpBridgeClient, type McpBridgeClientId } from './mcp-bridge/mcp-bridge-clients';
+export { registerMcpBridge, type McpBridgeHost } from './mcp-bridge/mcp-bridge-handlers';
+export { resolveBridgeLaunch, type McpBridgeLaunch } from './mcp-bridge/mcp-bridge-launch';
