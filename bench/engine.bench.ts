@@ -40,7 +40,7 @@ interface ChildFigures {
 }
 
 function runChild(kind: string, records: number, url: string | undefined): ChildFigures {
-  const output = execFileSync(process.execPath, ['--import', 'tsx', join(benchDirectory, 'engine-child.ts'), kind, String(records)], {
+  const output = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(benchDirectory, 'engine-child.ts'), kind, String(records)], {
     encoding: 'utf8',
     maxBuffer: 1 << 20,
     env: { ...process.env, ...(url === undefined ? {} : { MEMPLANE_TEST_POSTGRES_URL: url }) },
@@ -92,7 +92,7 @@ export const engineBenchmark: Benchmark = {
           ]),
           notes: [
             'Markdown writes each call of 50 texts with upsertRecords (one record per text); the engine memorizes each call as one conversation of 50 turns through its zero-config pipeline (extraction, dedupe, categories, intention, persist), embedding each item with the same hashing embedder (64 dimensions) where the backend has a vector index.',
-            'RSS and heap are of the benchmark process after the writes; the PostgreSQL server\'s own memory is not in them, its tables are in "on disk". PGlite keeps its database in the process memory (WebAssembly), so its RSS includes the database.',
+            'RSS and heap are of the benchmark process after the writes and a full garbage collection (the child runs with --expose-gc), so the heap is what the process retains; the PostgreSQL server\'s own memory is not in them, its tables are in "on disk". PGlite keeps its database in the process memory (WebAssembly), so its RSS includes the database.',
             ...figures.filter((figure) => figure.skipped !== undefined).map((figure) => `${rowName(figure)}: skipped (${figure.skipped}).`),
           ],
         },

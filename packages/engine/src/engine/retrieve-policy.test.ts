@@ -60,10 +60,12 @@ describe('cross-scope retrieval policy', () => {
     const { engine, calls } = await seeded({ maxContextScan: 40 });
     const before = calls.length;
     const result = await engine.retrieve({ org: 'acme', project: 'p1' }, 'deploys on tuesday', { topK: 5 });
-    const listed = calls.slice(before).filter((call) => call.method === 'listItems');
-    expect(listed.length).toBeGreaterThan(0);
-    expect(listed.every((call) => (call.args[2] as { limit: number }).limit <= 1000)).toBe(true);
-    expect(calls.slice(before).some((call) => call.method === 'searchLexical')).toBe(false);
+    // Windows come from the index's postings, read within the cap; only the kept rows are read back.
+    const postings = calls.slice(before).filter((call) => call.method === 'lexicalPostings');
+    expect(postings.map((call) => (call.args[0] as { maxItems: number }).maxItems)).toEqual([40]);
+    expect(calls.slice(before).some((call) => call.method === 'listItems' || call.method === 'searchLexical')).toBe(false);
+    const readBack = calls.slice(before).filter((call) => call.method === 'getItemsInRange');
+    expect(readBack.every((call) => (call.args[1] as string[]).length <= 50)).toBe(true);
     expect(result.items).toHaveLength(5);
     expect(result.degraded).toEqual([]);
   });

@@ -16,8 +16,9 @@ export interface ScopePolicy {
   /** Most candidates an LLM rerank or sufficiency check may see. Default 30. */
   readonly maxRerankCandidates: number;
   /**
-   * Most items retrieval may read to score neighbour windows; over it, windows are skipped and
-   * lexical recall uses the store's index alone (reported in `degraded`). Default 2000.
+   * Most items the neighbour-window ranking may cover. It reads their ids and token counts from
+   * the store's lexical index (never the rows); over the cap, windows are skipped and lexical
+   * recall uses the store's plain BM25 search (reported in `degraded`). Default 1,000,000.
    */
   readonly maxContextScan: number;
 }
@@ -29,7 +30,7 @@ export const defaultScopePolicy: ScopePolicy = {
   maxVectorCandidates: 200,
   maxLexicalCandidates: 500,
   maxRerankCandidates: 30,
-  maxContextScan: 2000,
+  maxContextScan: 1_000_000,
 };
 
 /** Merges user overrides over the defaults; refuses caps that are not positive integers. */

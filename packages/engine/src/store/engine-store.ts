@@ -103,6 +103,50 @@ export interface LexicalHit {
   readonly score: number;
 }
 
+/** What {@link EngineStoreSession.lexicalPostings} reads: the query terms over the items of a range that pass a filter. */
+export interface LexicalPostingsRequest {
+  readonly range: ScopeRange;
+  /** Analysed query terms (`tokenize` of `@memplane/core/rules`), distinct. */
+  readonly terms: readonly string[];
+  readonly filter: ItemFilter;
+  /**
+   * Most items the read may cover (the policy's `maxContextScan`). When more pass the filter, the
+   * store stops reading and answers `complete: false`, with partial sequences nobody should rank.
+   */
+  readonly maxItems?: number | undefined;
+}
+
+/** The items of one scope that pass the filter, in write order ((createdAt, id) ascending). */
+export interface LexicalSequence {
+  readonly scope: ScopeValues;
+  readonly itemIds: readonly string[];
+  /** The token count (`lexicalTokens.length`) of each item, by position. */
+  readonly lengths: ArrayLike<number>;
+}
+
+/** One item holding a query term: where it sits in the sequences and how often it holds the term. */
+export interface LexicalPosting {
+  /** Index into {@link LexicalPostings.sequences}. */
+  readonly sequence: number;
+  /** Position in that sequence. */
+  readonly position: number;
+  /** Term frequency in the item's tokens, at least 1. */
+  readonly tf: number;
+}
+
+/**
+ * The index data lexical ranking needs, without the rows: per scope, the sequence of items that
+ * pass the filter (ids and lengths, the corpus statistics and neighbour windows come from it), and
+ * per query term the items holding it. Each item appears at most once per term.
+ */
+export interface LexicalPostings {
+  /** False when the range holds more than `maxItems` items passing the filter. */
+  readonly complete: boolean;
+  readonly sequences: readonly LexicalSequence[];
+  /** By query term; a term no item holds is absent or has no postings. */
+  readonly postings: ReadonlyMap<string, readonly LexicalPosting[]>;
+}
+
 /** The reads and writes of the store, inside or outside a transaction. */
 export interface EngineStoreSession {
   // Resources and segments
@@ -142,6 +186,12 @@ export interface EngineStoreSession {
    * `limit`. When more match than `limit`, the best-scoring ones must be kept.
    */
   searchLexical(request: LexicalSearchRequest): Promise<LexicalHit[]>;
+  /**
+   * The sequences and postings of the query terms over the range (items passing the filter), read
+   * from the store's lexical index: the engine ranks by BM25 with neighbour windows over them
+   * (`rankWithWindows`), then reads only the rows it keeps with `getItemsInRange`.
+   */
+  lexicalPostings(request: LexicalPostingsRequest): Promise<LexicalPostings>;
   /** Adds 1 to `useCount` and sets `lastUsedAt` (no version bump: usage is not an edit). */
   recordItemUse(scope: ScopeValues, itemIds: readonly string[], at: string): Promise<void>;
   /** The number of items in the range that pass the filter. */

@@ -1,9 +1,9 @@
 import { MemoryConflictError } from '@memplane/core';
-import { rankByBm25 } from '@memplane/core/rules';
 import type { EngineStoreSession, LexicalHit } from '../engine-store';
 import type { CategoryRow, ItemRow, RunLogRow } from '../engine-store-rows';
 import { compareByKeyset, itemPassesFilter, sameScope, scopeInRange, scopeKey } from '../row-filters';
-import { dropItem, frozenCopy, itemsInRange, JournaledMap, putItem, type MemoryStoreState } from './memory-store-state';
+import { scoreWithWindows } from '../lexical-ranking';
+import { dropItem, frozenCopy, itemsInRange, JournaledMap, putItem, readPostings, type MemoryStoreState } from './memory-store-state';
 
 /** The ids in each run log array, so `appendRun` stays idempotent without scanning the log. */
 const runIdsOf = new WeakMap<readonly RunLogRow[], Set<string>>();
@@ -49,7 +49,7 @@ export function createMemorySession(state: () => MemoryStoreState): EngineStoreS
     },
     async insertItems(items) {
       for (const item of items) if (state().items.has(item.id)) throw new MemoryConflictError({ message: `Item ${item.id} already exists.` });
-      for (const item of items) putItem(state(), frozenCopy(item));
+      for (const item of items) putItem(state(), item);
     },
     async getItems(scope, itemIds) {
       const found = new Map<string, ItemRow>();
@@ -73,9 +73,7 @@ export function createMemorySession(state: () => MemoryStoreState): EngineStoreS
       if (item.version !== expectedVersion) {
         throw new MemoryConflictError({ message: `Item ${itemId} is at version ${item.version}, not ${expectedVersion}.` });
       }
-      const updated = frozenCopy({ ...item, ...patch, id: item.id, scope: item.scope, version: item.version + 1 });
-      putItem(state(), updated);
-      return updated;
+      return putItem(state(), { ...item, ...patch, id: item.id, scope: item.scope, version: item.version + 1 });
     },
     async deleteItems(scope, itemIds) {
       const deleted: string[] = [];
@@ -100,18 +98,20 @@ export function createMemorySession(state: () => MemoryStoreState): EngineStoreS
       return [...itemsInRange(state(), Object.fromEntries(Object.entries(scope).map(([field, value]) => [field, [value]])))].filter((item) => wanted.has(item.textHash));
     },
     async searchLexical(request): Promise<LexicalHit[]> {
-      const documents = [...itemsInRange(state(), request.range)]
-        .filter((item) => itemPassesFilter(item, request.filter))
-        .sort(compareByKeyset)
-        .map((item) => ({ payload: item, terms: item.lexicalTokens }));
-      return rankByBm25(request.terms, documents)
-        .slice(0, request.limit)
-        .map((match) => ({ item: match.payload, score: match.score }));
+      const postings = readPostings(state(), request);
+      const ranked = scoreWithWindows(postings, request.terms, { size: 1, stride: 1, weight: 0 }, Number.MAX_SAFE_INTEGER);
+      // The same order as the SQL stores': score, then write order.
+      const hits = ranked.map((entry) => ({ item: state().items.get(entry.id) as ItemRow, score: entry.score }));
+      hits.sort((left, right) => right.score - left.score || compareByKeyset(left.item, right.item));
+      return hits.slice(0, request.limit);
+    },
+    async lexicalPostings(request) {
+      return readPostings(state(), request);
     },
     async recordItemUse(scope, itemIds, at) {
       for (const itemId of itemIds) {
         const item = ownItem(scope, itemId);
-        if (item !== undefined) putItem(state(), frozenCopy({ ...item, useCount: item.useCount + 1, lastUsedAt: at }));
+        if (item !== undefined) putItem(state(), { ...item, useCount: item.useCount + 1, lastUsedAt: at });
       }
     },
     async countItems(range, filter) {

@@ -9,7 +9,12 @@ import type {
   SegmentRow,
   ServiceMetaRow,
 } from '../engine-store-rows';
+import type { LexicalPosting, LexicalPostings, LexicalPostingsRequest, LexicalSequence } from '../engine-store';
 import { scopeInRange, scopeKey } from '../row-filters';
+import { ScopeLexicalIndex } from './memory-lexical-index';
+import { deepFreeze, frozenCopy, sharedStringCopy } from './memory-row-copy';
+
+export { frozenCopy };
 
 /** Undo steps of the running transaction; undefined outside one. */
 export interface Journal {
@@ -49,10 +54,12 @@ export class JournaledMap<Key, Value> extends Map<Key, Value> {
   }
 }
 
-/** The items of one scope. */
+/** The items of one scope and their inverted index. */
 export interface ScopeBucket {
   readonly scope: ItemRow['scope'];
   readonly items: JournaledMap<string, ItemRow>;
+  /** Not journaled: a rollback rebuilds the index of every scope the transaction touched. */
+  lexical: ScopeLexicalIndex;
 }
 
 /** Everything the in-memory store holds. Rows are frozen copies, replaced (never mutated) on update. */
@@ -70,6 +77,13 @@ export interface MemoryStoreState {
   revisions: PipelineRevisionRow[];
   runs: RunLogRow[];
   meta: ServiceMetaRow | undefined;
+  /**
+   * One string per distinct token, shared by every stored item: token arrays hold references to
+   * these, not copies of their own (a term repeated across 100k items is kept once).
+   */
+  readonly terms: Map<string, string>;
+  /** Scope keys whose items the running transaction changed. */
+  readonly touched: Set<string>;
 }
 
 export function emptyState(): MemoryStoreState {
@@ -85,25 +99,71 @@ export function emptyState(): MemoryStoreState {
     revisions: [],
     runs: [],
     meta: undefined,
+    terms: new Map(),
+    touched: new Set(),
   };
 }
 
-/** Stores (or replaces) an item in the id map and its scope bucket. */
-export function putItem(state: MemoryStoreState, item: ItemRow): void {
-  state.items.set(item.id, item);
-  const key = scopeKey(item.scope);
+/**
+ * Stores (or replaces) a copy of an item in the id map, its scope bucket and the bucket's index.
+ * The copy is deep and frozen; its tokens are the shared strings of `state.terms`, and an update
+ * that leaves the tokens as they were keeps the previous row's token array.
+ */
+export function putItem(state: MemoryStoreState, item: ItemRow): ItemRow {
+  const { lexicalTokens, ...rest } = item;
+  const previous = state.items.get(item.id)?.lexicalTokens;
+  const same = previous !== undefined && previous.length === lexicalTokens.length && previous.every((token, index) => token === lexicalTokens[index]);
+  const tokens = same ? previous : Object.freeze(lexicalTokens.map((token) => internedTerm(state, token)));
+  const stored = deepFreeze({ ...sharedStringCopy(rest), lexicalTokens: tokens }) as ItemRow;
+  state.items.set(stored.id, stored);
+  const key = scopeKey(stored.scope);
   let bucket = state.itemsByScope.get(key);
   if (bucket === undefined) {
-    bucket = { scope: item.scope, items: JournaledMap.over(state.journal) };
+    bucket = { scope: stored.scope, items: JournaledMap.over(state.journal), lexical: new ScopeLexicalIndex() };
     state.itemsByScope.set(key, bucket);
   }
-  bucket.items.set(item.id, item);
+  if (state.journal.entries !== undefined) state.touched.add(key);
+  bucket.items.set(stored.id, stored);
+  bucket.lexical.put(stored);
+  return stored;
 }
 
-/** Removes an item from the id map and its scope bucket. */
+function internedTerm(state: MemoryStoreState, token: string): string {
+  const shared = state.terms.get(token);
+  if (shared !== undefined) return shared;
+  state.terms.set(token, token);
+  return token;
+}
+
+/** Removes an item from the id map, its scope bucket and the bucket's index. */
 export function dropItem(state: MemoryStoreState, item: ItemRow): void {
   state.items.delete(item.id);
-  state.itemsByScope.get(scopeKey(item.scope))?.items.delete(item.id);
+  const key = scopeKey(item.scope);
+  if (state.journal.entries !== undefined) state.touched.add(key);
+  const bucket = state.itemsByScope.get(key);
+  bucket?.items.delete(item.id);
+  bucket?.lexical.remove(item.id);
+}
+
+/** The sequences and postings of a range, from the index of each scope in it. */
+export function readPostings(state: MemoryStoreState, request: LexicalPostingsRequest): LexicalPostings {
+  const sequences: LexicalSequence[] = [];
+  const postings = new Map<string, LexicalPosting[]>();
+  let budget = request.maxItems ?? Number.MAX_SAFE_INTEGER;
+  for (const bucket of state.itemsByScope.values()) {
+    if (!scopeInRange(bucket.scope, request.range)) continue;
+    const read = bucket.lexical.read(request.filter, request.terms, sequences.length, budget);
+    if (read === undefined) return { complete: false, sequences: [], postings: new Map() };
+    budget -= read.itemIds.length;
+    if (read.itemIds.length === 0) continue;
+    sequences.push({ scope: bucket.scope, itemIds: read.itemIds, lengths: read.lengths });
+    for (const [term, found] of read.postings) {
+      const all = postings.get(term);
+      if (all === undefined) postings.set(term, found);
+      else all.push(...found);
+    }
+  }
+  return { complete: true, sequences, postings };
 }
 
 /** The items of the scopes in a range. */
@@ -124,24 +184,17 @@ export async function journaled<T>(state: MemoryStoreState, work: () => Promise<
   } catch (error) {
     state.journal.entries = undefined;
     for (const undo of entries.reverse()) undo();
+    for (const key of state.touched) {
+      const bucket = state.itemsByScope.get(key);
+      if (bucket === undefined) continue;
+      bucket.lexical = new ScopeLexicalIndex();
+      for (const item of bucket.items.values()) bucket.lexical.put(item);
+    }
     state.revisions.length = revisions;
     state.runs.length = runs;
     throw error;
   } finally {
     state.journal.entries = undefined;
+    state.touched.clear();
   }
-}
-
-/** A deep, frozen copy: nothing a caller does to what it passed or got reaches the store. */
-export function frozenCopy<Row>(row: Row): Row {
-  const copy = structuredClone(row);
-  return deepFreeze(copy);
-}
-
-function deepFreeze<Value>(value: Value): Value {
-  if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value)) {
-    for (const entry of Object.values(value)) deepFreeze(entry);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -4,13 +4,13 @@ import type { ItemPatch, ItemRow, ScopeRange, ScopeValues } from '../engine-stor
 import { placeholders, type SqlConnection } from './sql-connection';
 import { quoteIdentifier } from './sql-dialect';
 import { itemColumns, itemParams, itemPatchSet, readItem } from './sql-item-rows';
-import { deleteItemTerms, searchItemTerms, writeItemTerms } from './sql-lexical-index';
+import { deleteItemTerms, readItemPostings, searchItemTerms, writeItemTerms } from './sql-lexical-index';
 import { allOf, exactScope, itemFilterClause, scopeColumnList, scopeRange } from './sql-scope-clause';
 import { chunks, type SqlStoreContext, withConflict } from './sql-store-context';
 
 type ItemMethods = Pick<
   EngineStoreSession,
-  'insertItems' | 'getItems' | 'getItemsInRange' | 'updateItem' | 'deleteItems' | 'listItems' | 'findItemsByTextHash' | 'searchLexical' | 'recordItemUse' | 'countItems'
+  'insertItems' | 'getItems' | 'getItemsInRange' | 'updateItem' | 'deleteItems' | 'listItems' | 'findItemsByTextHash' | 'searchLexical' | 'lexicalPostings' | 'recordItemUse' | 'countItems'
 >;
 
 /** The item reads and writes of the SQL stores; every statement compares all scope columns. */
@@ -128,6 +128,8 @@ export function sqlItemMethods(connection: SqlConnection, context: SqlStoreConte
         return item === undefined ? [] : [{ item, score: hit.score }];
       });
     },
+
+    lexicalPostings: (request) => readItemPostings(connection, context, request),
 
     async recordItemUse(scope, itemIds, at) {
       const where = exactScope(fields, scope);

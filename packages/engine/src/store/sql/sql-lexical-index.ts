@@ -1,9 +1,9 @@
-import type { LexicalSearchRequest } from '../engine-store';
+import type { LexicalPosting, LexicalPostings, LexicalPostingsRequest, LexicalSearchRequest, LexicalSequence } from '../engine-store';
 import type { ItemRow, ScopeValues } from '../engine-store-rows';
 import { placeholders, type SqlConnection } from './sql-connection';
 import { scopeColumn } from './sql-dialect';
 import { termFrequencies } from './sql-item-rows';
-import { allOf, exactScope, itemFilterClause, scopeColumnList, scopeRange } from './sql-scope-clause';
+import { allOf, exactScope, itemFilterClause, readScope, scopeColumnList, scopeRange } from './sql-scope-clause';
 import { chunks, type SqlStoreContext } from './sql-store-context';
 
 /**
@@ -91,4 +91,52 @@ export async function searchItemTerms(connection: SqlConnection, context: SqlSto
     [...matched.params, ...present, ...idf.flatMap(([term, weight]) => [term, weight]), k1 + 1, k1, b, b, averageLength, request.limit],
   );
   return rows.map((row) => ({ itemId: row.item_id, score: Number(row.score) })).filter((hit) => hit.score > 0);
+}
+
+/**
+ * The sequences and postings of a range (`lexicalPostings`): the ids and token counts of the items
+ * passing the filter in scope and write order (one walk of the items' scope prefix), then the term
+ * rows of the query terms from the term index's (scope, term) key, kept when their item is in a
+ * sequence. No row text or token list leaves the database.
+ */
+export async function readItemPostings(connection: SqlConnection, context: SqlStoreContext, request: LexicalPostingsRequest): Promise<LexicalPostings> {
+  const { dialect, fields } = context;
+  const scopeColumns = scopeColumnList(fields);
+  const corpus = allOf(scopeRange(fields, request.range), itemFilterClause(dialect, request.filter));
+  const maxItems = request.maxItems ?? Number.MAX_SAFE_INTEGER;
+  const rows = await connection.all<Record<string, unknown>>(
+    `SELECT ${scopeColumns.join(', ')}, id, token_count FROM ${dialect.table('items')} WHERE ${corpus.sql} ORDER BY ${[...scopeColumns, 'created_at', 'id'].join(', ')} LIMIT ?`,
+    [...corpus.params, Math.min(maxItems + 1, Number.MAX_SAFE_INTEGER)],
+  );
+  if (rows.length > maxItems) return { complete: false, sequences: [], postings: new Map() };
+  const sequences: Array<LexicalSequence & { itemIds: string[]; lengths: number[] }> = [];
+  const where = new Map<string, { sequence: number; position: number }>();
+  let previousKey: string | undefined;
+  for (const row of rows) {
+    const key = fields.map((field) => String(row[`scope_${field}`])).join('\u0000');
+    if (key !== previousKey || sequences.length === 0) {
+      sequences.push({ scope: readScope(fields, row), itemIds: [], lengths: [] });
+      previousKey = key;
+    }
+    const sequence = sequences[sequences.length - 1] as (typeof sequences)[number];
+    where.set(String(row.id), { sequence: sequences.length - 1, position: sequence.itemIds.length });
+    sequence.itemIds.push(String(row.id));
+    sequence.lengths.push(Number(row.token_count));
+  }
+  const postings = new Map<string, LexicalPosting[]>();
+  const terms = [...new Set(request.terms)].slice(0, 256);
+  if (terms.length === 0 || sequences.length === 0) return { complete: true, sequences, postings };
+  const termRange = scopeRange(fields, request.range);
+  const termRows = await connection.all<{ term: string; item_id: string; tf: number | string }>(
+    `SELECT term, item_id, tf FROM ${dialect.table('item_terms')} WHERE ${termRange.sql} AND term IN (${placeholders(terms.length)})`,
+    [...termRange.params, ...terms],
+  );
+  for (const row of termRows) {
+    const at = where.get(row.item_id);
+    if (at === undefined) continue;
+    const list = postings.get(row.term) ?? [];
+    list.push({ ...at, tf: Number(row.tf) });
+    postings.set(row.term, list);
+  }
+  return { complete: true, sequences, postings };
 }
