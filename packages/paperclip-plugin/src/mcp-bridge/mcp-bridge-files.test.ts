@@ -140,4 +140,24 @@ describe('the MCP bridge refuses files it must not touch, writing nothing', () =
     expect((await bridge.install('acme', 'ada')).map((change) => change.client)).toEqual(['claude-code', 'cursor']);
     expect((await bridge.status('acme')).clients[2]?.file).toMatchObject({ state: 'unavailable', reason: expect.stringMatching(/not configured/) });
   });
+
+  it('a file the host cannot read is never taken for a missing one: the install is refused and nothing is written', async () => {
+    const bridge = await configuredBridge();
+    await bridge.write('acme', 'agent-workspace', '.mcp.json', userMcpJson);
+    const folders = bridge.harness.ctx.localFolders;
+    const { readText, list } = folders;
+    folders.readText = async () => {
+      throw new Error('EACCES');
+    };
+    await expect(bridge.install('acme', 'ada', ['claude-code'])).rejects.toMatchObject({ code: 'MEMORY_CONFIGURATION', message: expect.stringMatching(/exists but cannot be read/) });
+    folders.list = async () => {
+      throw new Error('EACCES');
+    };
+    await expect(bridge.install('acme', 'ada', ['claude-code'])).rejects.toMatchObject({ message: expect.stringMatching(/neither read nor listed/) });
+    folders.readText = readText;
+    folders.list = list;
+    expect(await bridge.read('acme', 'agent-workspace', '.mcp.json')).toBe(userMcpJson);
+    // A .cursor folder that does not exist yet is a missing file, not an error.
+    expect((await bridge.install('acme', 'ada', ['cursor']))[0]?.result).toBe('written');
+  });
 });

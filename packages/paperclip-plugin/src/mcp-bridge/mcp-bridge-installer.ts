@@ -1,4 +1,3 @@
-import { posix } from 'node:path';
 import { MemoryConfigurationError, MemoryError } from '@memplane/core';
 import type { PluginContext } from '@paperclipai/plugin-sdk';
 import type { UiMcpBridgeClient } from '../memory-ui-contract';
@@ -31,23 +30,34 @@ function planFor(client: McpBridgeClient, launch: McpBridgeLaunch): Planned | { 
 
 const removerFor = (client: McpBridgeClient) => (client.format === 'toml' ? tomlBridgeFile(client.relativePath) : jsonBridgeFile(client.relativePath));
 
+/** Whether the file exists, walking down from the folder's root listing; a listing that fails throws. */
+async function listed(folders: LocalFolders, companyId: string, client: McpBridgeClient): Promise<boolean> {
+  let parent: string | null = null;
+  for (const segment of client.relativePath.split('/')) {
+    const path: string = parent === null ? segment : `${parent}/${segment}`;
+    const listing = await folders.list(companyId, client.folderKey, { relativePath: parent });
+    if (!listing.entries.some((entry) => entry.path === path)) return false;
+    parent = path;
+  }
+  return true;
+}
+
 /**
- * The file's text, or undefined when there is none. A read that fails for a file the folder lists
- * is an error, never taken for "no file": the merge would then overwrite what it could not read.
+ * The file's text, or undefined when there is none. A read that fails is "no file" only when the
+ * folder's listing shows none; a file that is listed, or a listing that fails too, is an error:
+ * the merge would otherwise overwrite what it could not read.
  */
 async function readFile(folders: LocalFolders, companyId: string, client: McpBridgeClient): Promise<string | undefined> {
   try {
     return await folders.readText(companyId, client.folderKey, client.relativePath);
   } catch (cause) {
-    const parent = posix.dirname(client.relativePath);
-    let listed: string[];
+    let exists: boolean;
     try {
-      const listing = await folders.list(companyId, client.folderKey, { relativePath: parent === '.' ? null : parent });
-      listed = listing.entries.map((entry) => entry.path);
-    } catch {
-      return undefined; // The parent folder (such as .cursor) does not exist: neither does the file.
+      exists = await listed(folders, companyId, client);
+    } catch (listCause) {
+      throw new MemoryConfigurationError({ message: `${client.relativePath} in the ${client.folderKey} folder can be neither read nor listed`, cause: listCause });
     }
-    if (!listed.includes(client.relativePath)) return undefined;
+    if (!exists) return undefined;
     throw new MemoryConfigurationError({ message: `${client.relativePath} in the ${client.folderKey} folder exists but cannot be read`, cause });
   }
 }
@@ -91,7 +101,7 @@ async function requireWritable(folders: LocalFolders, companyId: string, client:
   const status = await folders.status(companyId, client.folderKey);
   // The host's writeTextAtomic may configure a folder on first write; the bridge writes only where the company chose.
   if (!status.configured) throw new MemoryConfigurationError({ message: `${client.displayName}: the ${client.folderKey} folder is not configured for this company in Paperclip` });
-  if (!status.writable || status.access !== 'readWrite') throw new MemoryConfigurationError({ message: `${client.displayName}: the ${client.folderKey} folder is not writable` });
+  if (!status.readable || !status.writable || status.access !== 'readWrite') throw new MemoryConfigurationError({ message: `${client.displayName}: the ${client.folderKey} folder is not readable and writable` });
 }
 
 /** What an install or a remove did, per client. */
