@@ -193,4 +193,36 @@ describe('the built worker over stdio (dist/worker.js, JSON-RPC)', () => {
       await rm(served, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('sets the MCP bridge up through the host (local folders and members over JSON-RPC), in the company the host authorised, for its owner only', async () => {
+    const { version } = JSON.parse(await readFile(join(packageDirectory, 'package.json'), 'utf8')) as { version: string };
+    const userFile = JSON.stringify({ mcpServers: { github: { command: 'gh-mcp' } } });
+    const writes: Array<{ companyId: string; folderKey: string; relativePath: string; contents: string }> = [];
+    const folderStatus = (folderKey: string) => ({ folderKey, configured: true, path: `/agents/${folderKey}`, realPath: `/agents/${folderKey}`, access: 'readWrite', readable: true, writable: true, requiredDirectories: [], requiredFiles: [], missingDirectories: [], missingFiles: [], healthy: true, problems: [], checkedAt: '2026-11-24T10:00:00.000Z' });
+    const owner = { id: 'm-1', companyId: 'acme', principalType: 'user', principalId: 'ada', status: 'active', membershipRole: 'owner', grants: [], createdAt: '2026-11-24T10:00:00.000Z', updatedAt: '2026-11-24T10:00:00.000Z' };
+    const { host, initialize } = await startBuiltWorker(undefined, {
+      config: {},
+      answers: {
+        'localFolders.status': async (params) => folderStatus((params as { folderKey: string }).folderKey),
+        'localFolders.readText': async () => userFile,
+        'localFolders.writeTextAtomic': async (params) => {
+          writes.push(params as (typeof writes)[number]);
+          return folderStatus((params as { folderKey: string }).folderKey);
+        },
+        'access.members.list': async (params) => ((params as { companyId: string }).companyId === 'acme' ? [owner] : []),
+      },
+    });
+    expect(await host.call('initialize', initialize)).toMatchObject({ result: { ok: true } });
+    const install = (userId: string) =>
+      host.call('performAction', { key: 'memplane.mcp-bridge.install', companyId: 'acme', params: { companyId: 'globex', clients: ['claude-code'] }, actorContext: { type: 'user', userId, agentId: null, runId: null, companyId: 'acme' } });
+    expect(await install('mallory')).toMatchObject({ error: { message: expect.stringMatching(/owner or admin/) } });
+    expect(writes).toEqual([]);
+    expect(await install('ada')).toMatchObject({ result: { changes: [{ client: 'claude-code', relativePath: '.mcp.json', result: 'written' }] } });
+    expect(writes.map(({ companyId, folderKey, relativePath }) => [companyId, folderKey, relativePath])).toEqual([['acme', 'agent-workspace', '.mcp.json']]);
+    const written = JSON.parse(writes[0]?.contents ?? '') as { mcpServers: Record<string, { args?: string[] }> };
+    expect(Object.keys(written.mcpServers)).toEqual(['github', 'memplane']);
+    // The built bundle pins the MCP package to the plugin's own version, on the worker's data folder.
+    expect(written.mcpServers.memplane?.args).toEqual(['-y', `@memplane/mcp@${version}`, '--data-dir', join(folder, '.memplane', 'paperclip')]);
+    expect(await host.call('shutdown', {})).toMatchObject({ jsonrpc: '2.0' });
+  }, 60_000);
 });
