@@ -52,8 +52,8 @@ describeWithPostgres('the engine resumes its own runs on the queued runner after
   }
 
   /** Starts the caller, which memorizes on revision 2 (the audit step inserted), and kills it inside the audit step. */
-  async function killCallerMidStep(schema: { store: string; runner: string }): Promise<string> {
-    const caller = start('caller', schema, { MEMPLANE_ROLE: 'memorize' });
+  async function killCallerMidStep(schema: { store: string; runner: string }, extra: Record<string, string> = {}): Promise<string> {
+    const caller = start('caller', schema, { MEMPLANE_ROLE: 'memorize', ...extra });
     const { runId } = await caller.message<{ type: 'in-step'; runId: string }>('in-step');
     caller.child.kill('SIGKILL');
     expect(await caller.exited).toBe('SIGKILL');
@@ -190,5 +190,24 @@ describeWithPostgres('the engine resumes its own runs on the queued runner after
     const runs = await engine.listRuns();
     expect(runs.map((run) => [run.id, run.status])).toEqual([[result.runId, 'ok']]);
     expect(result.itemIds).toHaveLength(await referenceItemCount());
+  });
+
+  it('a run whose step job is lost for good (its worker died more often than crashRetries allows) ends failed, logged by another worker, with nothing written', async () => {
+    const schema = names();
+    const runId = await killCallerMidStep(schema, { MEMPLANE_CRASH_RETRIES: '0' });
+    const survivor = start('survivor', schema, { MEMPLANE_ROLE: 'worker', MEMPLANE_CRASH_RETRIES: '0' });
+    expect(await survivor.message<{ type: 'run-logged'; runId: string; status: string }>('run-logged')).toMatchObject({ runId, status: 'failed' });
+    await checkpointReaches(schema.runner, runId, 'failed');
+    expect(stepRuns).toEqual([]);
+    const engine = await openEngine(schema);
+    const [run, ...others] = await engine.listRuns();
+    expect(others).toEqual([]);
+    expect(run).toMatchObject({ id: runId, status: 'failed', outputSummary: 'failed', failures: [`MEMORY_API_CALL: Run ${runId} stopped at step audit_candidates: its job failed and no retry remains (workers lost or unable to resume it).`] });
+    expect(run!.steps.map((step) => [step.stepId, step.status]).slice(-2)).toEqual([['extract_items', 'ok'], ['audit_candidates', 'failed']]);
+    expect(await engine.listItems({ companyId: 'acme', agentId: 'planner' }, {}, { limit: 100 })).toEqual([]);
+    // Nothing half-written makes the content look memorized: the same memorize now writes its items.
+    const again = await engine.memorize(scope, crashConversation);
+    expect(again.duplicate).toBe(false);
+    expect(again.itemIds).toHaveLength(await referenceItemCount());
   });
 });

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { MemoryConfigurationError, MemoryError, parseInput } from '@memplane/core';
+import { MemoryConfigurationError, parseInput } from '@memplane/core';
 import PgBoss from 'pg-boss';
 import pg from 'pg';
 import { z } from 'zod';
 import type { EngineRunner, PipelineRun, PipelineRunOutcome, RunResolver } from './engine-runner';
 import { checkpointStatements, insertCheckpoint, loadCheckpoint, revivedError, setCheckpointJob } from './pg-boss-run-checkpoints';
-import { runStepJob, type StepJobContext, type StepJobData, stepJobOptions, stepQueueName } from './pg-boss-step-job';
+import { endLostRun, lostRunError } from './pg-boss-lost-runs';
+import { lostStepQueueName, runStepJob, type StepJobContext, type StepJobData, stepJobOptions, stepQueueName } from './pg-boss-step-job';
 
 /** Settings of {@link createPgBossRunner}. */
 export interface PgBossRunnerSettings {
@@ -131,6 +132,8 @@ export function createPgBossRunner(settings: PgBossRunnerSettings): PgBossRunner
       state = 'started';
       for (const statement of checkpointStatements(schema)) await pool.query(statement);
       await boss.start();
+      // The dead-letter queue first: step jobs name it.
+      await boss.createQueue(lostStepQueueName, { name: lostStepQueueName, policy: 'standard' });
       await boss.createQueue(stepQueueName, { name: stepQueueName, policy: 'standard' });
       listener = new pg.Client({ connectionString: valid.connectionString });
       listener.on('error', onError);
@@ -144,6 +147,9 @@ export function createPgBossRunner(settings: PgBossRunnerSettings): PgBossRunner
             if (job !== undefined) await runStepJob(context, job);
           });
         }
+        await boss.work<StepJobData>(lostStepQueueName, options, async ([job]) => {
+          if (job !== undefined) await endLostRun(context, job);
+        });
       }
     },
     async stop() {
@@ -180,7 +186,7 @@ export function createPgBossRunner(settings: PgBossRunnerSettings): PgBossRunner
         // The steps changed a copy of the state in the workers; the caller's object gets the result.
         for (const key of Object.keys(run.state)) delete run.state[key];
         Object.assign(run.state, checkpoint.state);
-        const lost = checkpoint.status === 'running' ? new MemoryError('MEMORY_API_CALL', { message: `Run ${runId} stopped at step ${checkpoint.stepIds[checkpoint.nextStep]}: its job failed and no retry remains (workers lost or unable to resume it).`, isRetryable: true }) : undefined;
+        const lost = checkpoint.status === 'running' ? lostRunError(runId, checkpoint.stepIds[checkpoint.nextStep]) : undefined;
         const error = checkpoint.error !== undefined ? revivedError(checkpoint.error) : lost;
         return { state: run.state, steps: checkpoint.steps, llmUsage: checkpoint.llmUsage, ...(error === undefined ? {} : { error }) };
       } finally {

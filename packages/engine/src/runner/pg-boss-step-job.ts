@@ -10,6 +10,9 @@ import { attempt } from './sync-runner';
 /** The pg-boss queue of step jobs. */
 export const stepQueueName = 'memplane-engine-step';
 
+/** Where pg-boss puts a step job that failed for good (see `pg-boss-lost-runs.ts`). */
+export const lostStepQueueName = 'memplane-engine-step-lost';
+
 /** What a step job carries: the run and the step to run. */
 export interface StepJobData {
   readonly runId: string;
@@ -39,7 +42,7 @@ export interface StepJobContext {
 /** The pg-boss options of one step's job: its retries count both its own failures and lost workers. */
 export function stepJobOptions(context: Pick<StepJobContext, 'crashRetries' | 'expireInSeconds'>, step: ResolvedStep<unknown>): PgBoss.SendOptions {
   const timeoutSeconds = step.timeoutMs === undefined ? 0 : Math.ceil(step.timeoutMs / 1000) + 1;
-  return { retryLimit: step.retries + context.crashRetries, retryDelay: 0, expireInSeconds: Math.max(context.expireInSeconds, timeoutSeconds) };
+  return { retryLimit: step.retries + context.crashRetries, retryDelay: 0, expireInSeconds: Math.max(context.expireInSeconds, timeoutSeconds), deadLetter: lostStepQueueName };
 }
 
 const describe = (error: unknown) => (MemoryError.isInstance(error) ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error));
@@ -131,7 +134,7 @@ export async function runStepJob(context: StepJobContext, job: PgBoss.JobWithMet
 }
 
 /** Asks each resolver in turn; the first that rebuilds the run's exact steps wins. */
-async function resolveRun(context: StepJobContext, checkpoint: RunCheckpoint): Promise<ResolvedRun | { refused: string }> {
+export async function resolveRun(context: StepJobContext, checkpoint: RunCheckpoint): Promise<ResolvedRun | { refused: string }> {
   const refusals: string[] = [];
   for (const resolver of context.resolvers) {
     const answer = await resolver({ runId: checkpoint.runId, flow: checkpoint.flow, pipelineRevision: checkpoint.pipelineRevision, meta: checkpoint.meta });
@@ -168,7 +171,7 @@ async function handOver(context: StepJobContext, job: PgBoss.JobWithMetadata<Ste
     await client.query('BEGIN');
     const db = { executeSql: (text: string, values: unknown[]) => client.query(text, values) };
     const startAfter = new Date(Date.now() + context.handOverDelaySeconds * 1000);
-    const jobId = await context.boss.send(stepQueueName, job.data, { retryLimit: job.retryLimit, retryDelay: 0, expireInSeconds: intervalSeconds(job.expireIn), startAfter, db });
+    const jobId = await context.boss.send(stepQueueName, job.data, { retryLimit: job.retryLimit, retryDelay: 0, expireInSeconds: intervalSeconds(job.expireIn), startAfter, deadLetter: lostStepQueueName, db });
     moved = jobId !== null && (await handOverCheckpointJob(client, context.schema, runId, stepIndex, job.id, jobId, message));
     await client.query(moved ? 'COMMIT' : 'ROLLBACK');
   } catch (error) {

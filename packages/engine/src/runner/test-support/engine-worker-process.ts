@@ -4,7 +4,8 @@
  * through the public pipeline API and memorizes the crash conversation (the test kills it inside
  * the audit step); with `worker` it only serves the queue, resuming runs other processes started.
  * `MEMPLANE_SCOPE=tenant` gives it another engine (another scope schema on its own store);
- * `MEMPLANE_AUDIT_STEP=0` leaves the audit step unregistered. It reports the runner's background
+ * `MEMPLANE_AUDIT_STEP=0` leaves the audit step unregistered; `MEMPLANE_CRASH_RETRIES` sets the
+ * runner's `crashRetries`. It reports the runner's background
  * errors (a step it hands over) and each run log row it writes.
  */
 import { z } from 'zod';
@@ -37,6 +38,7 @@ const runner = createPgBossRunner({
   maintenanceIntervalSeconds: 1,
   pollingIntervalSeconds: 0.5,
   handOverDelaySeconds: 0.5,
+  crashRetries: Number(process.env.MEMPLANE_CRASH_RETRIES ?? '2'),
   onError: (error) => process.send?.({ type: 'runner-error', message: error instanceof Error ? error.message : String(error) }),
 });
 const scope = process.env.MEMPLANE_SCOPE === 'tenant' ? z.object({ tenantId: z.string() }) : z.object({ companyId: z.string(), agentId: z.string() });
