@@ -19,9 +19,9 @@ describe('resources, categories and reads', () => {
   it('stores a URI-only resource without extracting anything, and says why in the run log', async () => {
     const engine = await createMemoryEngine({ scope: orgProjectScope, now: steppingClock() });
     const result = await engine.memorize(scope, { type: 'resource', uri: 'https://files.example.com/recording.mp3', mimeType: 'audio/mpeg' });
-    expect(result).toMatchObject({ duplicate: false, itemIds: [] });
+    expect(result).toMatchObject({ duplicate: false, itemIds: [], warnings: [{ code: 'media.unprocessed', reason: 'no_model' }] });
     const [run] = await engine.listRuns();
-    expect(run?.steps.find((step) => step.stepId === 'preprocess_multimodal')?.detail).toContain('nothing is extracted');
+    expect(run?.steps.find((step) => step.stepId === 'preprocess_multimodal')?.detail).toContain('kept unprocessed');
   });
 
   it('lists categories in taxonomy order with counts, anchors, summaries and items as asked', async () => {
