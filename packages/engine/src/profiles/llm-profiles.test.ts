@@ -14,7 +14,9 @@ describe('LLM profiles (§4.2)', () => {
     expect(() => resolveProfiles({ default: { temperature: 3 } })).toThrow(/default.temperature/);
     expect(() => resolveProfiles({ default: { structuredOutput: 'xml' as never } })).toThrow(MemoryConfigurationError);
     expect(() => resolveProfiles({ default: {}, 'Bad Name': {} })).toThrow(/must be lowercase/);
-    expect(resolveProfiles(undefined).get('default')).toMatchObject({ temperature: 0, maxOutputTokens: 1024, timeoutMs: 30_000, maxRetries: 2, structuredOutput: 'object' });
+    expect(() => resolveProfiles({ default: { mediaInputs: ['video' as never] } })).toThrow(/default.mediaInputs/);
+    expect(() => resolveProfiles({ default: { mediaUrls: 'yes' as never } })).toThrow(/default.mediaUrls/);
+    expect(resolveProfiles(undefined).get('default')).toMatchObject({ temperature: 0, maxOutputTokens: 1024, timeoutMs: 30_000, maxRetries: 2, structuredOutput: 'object', mediaInputs: [], mediaUrls: false });
   });
 
   it('resolves a step profile by precedence: step config, then role mapping, then default', () => {
