@@ -139,6 +139,10 @@ describe('the MCP bridge refuses files it must not touch, writing nothing', () =
     expect(await snapshot(bridge, 'acme')).toEqual([undefined, undefined, undefined]);
     expect((await bridge.install('acme', 'ada')).map((change) => change.client)).toEqual(['claude-code', 'cursor']);
     expect((await bridge.status('acme')).clients[2]?.file).toMatchObject({ state: 'unavailable', reason: expect.stringMatching(/not configured/) });
+    // A folder the company gave read access only is never written.
+    await bridge.harness.ctx.localFolders.configure({ companyId: 'acme', folderKey: 'codex-home', path: '/agents/acme/codex', access: 'read' });
+    await expect(bridge.install('acme', 'ada', ['codex'])).rejects.toMatchObject({ message: expect.stringMatching(/codex-home folder is not readable and writable/) });
+    expect(await bridge.read('acme', 'codex-home', 'config.toml')).toBeUndefined();
   });
 
   it('a file the host cannot read is never taken for a missing one: the install is refused and nothing is written', async () => {

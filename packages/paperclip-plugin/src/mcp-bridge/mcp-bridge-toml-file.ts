@@ -2,8 +2,9 @@ import { parse } from 'smol-toml';
 import { bridgeServerName, type TomlServerEntry } from './mcp-bridge-clients';
 import { conflict, type BridgeFileFormat, type BridgeFileState } from './mcp-bridge-file-state';
 
-/** The first and last line of the block the plugin owns in a Codex `config.toml`. */
+/** The first line of the block the plugin owns in a Codex `config.toml`. */
 export const tomlBlockStart = '# >>> memplane MCP bridge (written by the memplane Paperclip plugin; replaced on install, removed on remove) >>>';
+/** The last line of that block. */
 export const tomlBlockEnd = '# <<< memplane MCP bridge <<<';
 
 // TOML basic strings take JSON's escapes except `\/`, which JSON.stringify never writes; a value
