@@ -37,6 +37,11 @@ async function summarizeOne(profile: ResolvedLlmProfile, prompt: string, signal:
   return { summary: value.summary.trim(), usage };
 }
 
+/** A whole-number config value within bounds, or its default when it is not a number. */
+function bounded(value: unknown, fallback: number, min: number, max: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, Math.floor(value))) : fallback;
+}
+
 /** Why a model summary is not written, or undefined when it may be. */
 function unusable(summary: string): string | undefined {
   if (summary === '' || !isWellFormedText(summary) || summary.includes('\u0000')) return 'not well-formed text';
@@ -46,7 +51,7 @@ function unusable(summary: string): string | undefined {
 
 /**
  * summarize_categories (evolve): with a model on its profile (role `cluster`, §4.2 precedence),
- * summarises each category's anchors (at most `maxCategories` per run, input bounded by
+ * summarises each category's anchors (at most `maxCategories` per run, 0 to 1000; input bounded by
  * `maxInputChars`; token budget, timeout and retries from the profile). A category whose summary
  * is already the model's for the same anchors is not asked again. A failing or unusable answer
  * leaves the deterministic summary and a note: it never fails evolve. The write re-reads the row in
@@ -72,8 +77,8 @@ export const summarizeCategoriesStep: Step = {
       return;
     }
     const scope = state.scope as ScopeValues;
-    const maxCategories = typeof config.maxCategories === 'number' ? config.maxCategories : 50;
-    const maxInputChars = typeof config.maxInputChars === 'number' ? config.maxInputChars : 4000;
+    const maxCategories = bounded(config.maxCategories, 50, 0, 1000);
+    const maxInputChars = bounded(config.maxInputChars, 4000, 200, 100_000);
     const range = Object.fromEntries(Object.entries(scope).map(([field, value]) => [field, [value]]));
     const categories = (await services.store.listCategories(range)).filter((category) => category.anchorItemIds.length > 0);
     for (const category of categories.slice(0, maxCategories)) {
