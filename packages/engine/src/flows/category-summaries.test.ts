@@ -1,3 +1,4 @@
+import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createMemoryEngine } from '../engine/create-memory-engine';
 import type { LlmProfile } from '../profiles/llm-profiles';
@@ -99,5 +100,24 @@ describe('category summaries', () => {
     expect(diff.categorySummaries).toEqual({ summarized: [], degraded: [] });
     expect(model.doGenerateCalls).toEqual([]);
     expect(await projectSummary(engine)).not.toBe(modelSummary);
+  });
+
+  it('a summary is not written over anchors that changed while the model was thinking', async () => {
+    let forgetDuringCall: (() => Promise<unknown>) | undefined;
+    const model = new MockLanguageModelV3({
+      provider: 'mock-provider',
+      modelId: 'mock-slow',
+      doGenerate: async () => {
+        await forgetDuringCall?.();
+        return { content: [{ type: 'text', text: JSON.stringify({ summary: `${modelSummary} Postgres.` }) }], finishReason: { unified: 'stop', raw: undefined }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }, warnings: [] };
+      },
+    });
+    const engine = await engineWith({ model });
+    const postgres = (await engine.listItems(scope, {}, { limit: 10 })).find((item) => item.text.includes('Postgres'));
+    forgetDuringCall = () => engine.forget(scope, [postgres?.id as string]);
+    const diff = await engine.evolve(scope);
+    expect(diff.categorySummaries.summarized).not.toContain('project');
+    expect(await projectSummary(engine)).not.toContain('Postgres');
+    expect(await stepDetail(engine)).toContain('project: anchors changed meanwhile');
   });
 });
