@@ -29,15 +29,18 @@ const isAbsent = (error: unknown) => MemoryError.hasCode(error, 'MEMORY_NOT_FOUN
  * The worker's {@link PluginMemoryService} over `memplane serve`: every call goes to the
  * server's `/v1/companies/{companyId}/...` routes with the worker's token, and the server's own
  * service authorises it, as the token's actor. The actor in a call context only picks the
- * company; the token decides who the caller is. A call in an agent's context (a tool) is
- * narrowed to that agent on this side too (see `guardAgentRuntime`).
+ * company; the token decides who the caller is. A call in an agent's context (a tool) runs on
+ * the server as that agent when the token may act as agents (`actAsAgents`); otherwise it is
+ * narrowed to that agent on this side (see `guardAgentRuntime`).
  */
-export function createHttpMemoryService(transport: HttpTransport, log: HttpServiceLog): PluginMemoryService {
+export function createHttpMemoryService(transport: HttpTransport, log: HttpServiceLog, options: { actAsAgents?: boolean } = {}): PluginMemoryService {
+  const actAsAgents = options.actAsAgents === true;
   const inCompany = (context: MemoryCallContext) => {
     const companyId = companyOf(context);
     const base = `/v1/companies/${segment(companyId)}`;
+    const acting = actAsAgents && context.actor.kind === 'agent' ? { actingAgentId: context.actor.agentId } : {};
     return <Schema extends z.ZodType>(call: Omit<HttpCall, 'path' | 'context' | 'companyId'> & { path: string }, schema: Schema) =>
-      transport.call({ ...call, path: `${base}${call.path}`, context, companyId }, schema);
+      transport.call({ ...call, path: `${base}${call.path}`, context, companyId, ...acting }, schema);
   };
 
   function runtime(context: MemoryCallContext): MemoryRuntime {
@@ -74,7 +77,8 @@ export function createHttpMemoryService(transport: HttpTransport, log: HttpServi
         }
       },
     };
-    return context.actor.kind === 'agent' ? guardAgentRuntime(plain, context.actor.agentId, companyOf(context)) : plain;
+    // A token that acts as agents lets the server hold the agent to itself; otherwise the worker does.
+    return context.actor.kind === 'agent' && !actAsAgents ? guardAgentRuntime(plain, context.actor.agentId, companyOf(context)) : plain;
   }
 
   return {

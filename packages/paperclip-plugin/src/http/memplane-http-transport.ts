@@ -32,6 +32,8 @@ export interface HttpCall {
   operation: string;
   /** The company the call is for, for access-denied errors. */
   companyId?: string;
+  /** The agent the call runs as on the server (`Memplane-Agent-Id`), when the token may act as agents. */
+  actingAgentId?: string;
 }
 
 /** The largest response the worker reads (a page of operations is far smaller). */
@@ -70,6 +72,7 @@ function headersOf(token: string, call: HttpCall): Record<string, string> {
   if (context?.costEventId !== undefined) headers['memplane-cost-event-id'] = context.costEventId;
   if (context?.attributionMode !== undefined) headers['memplane-attribution-mode'] = context.attributionMode;
   headers['memplane-client'] = context?.client?.name ?? 'paperclip-plugin';
+  if (call.actingAgentId !== undefined) headers['memplane-agent-id'] = call.actingAgentId;
   return headers;
 }
 

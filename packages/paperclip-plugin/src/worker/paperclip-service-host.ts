@@ -53,7 +53,7 @@ export async function openPluginMemoryService(
   }
   if (typeof token !== 'string' || token.trim() === '') throw new MemoryConfigurationError({ message: 'The memplane serve token (service.token) resolved to an empty value' });
   const transport = createHttpTransport({ baseUrl: location.url, token: token.trim(), timeoutMs: location.timeoutMs, fetch: ports.fetch });
-  return createHttpMemoryService(transport, ports.log);
+  return createHttpMemoryService(transport, ports.log, { actAsAgents: location.actAsAgents });
 }
 
 /**

@@ -50,6 +50,14 @@ const httpServiceSchema = z
     allowInsecureHttp: z.boolean().default(false),
     /** How long one call may take before the worker gives up on it (`MEMORY_TIMEOUT`). Default 15 s. */
     timeoutMs: z.number().int().min(100).max(300_000).default(15_000),
+    /**
+     * The token was issued with `memplane serve token issue --operator <id> --act-as-agents`: an
+     * agent's tool calls then run on the server as that agent (named in `Memplane-Agent-Id`), so
+     * the server applies its agent identity policy (own and shared records) and logs the agent as
+     * the actor. Default false: the server sees the operator, and the worker narrows an agent's
+     * calls to its own records itself.
+     */
+    actAsAgents: z.boolean().default(false),
   })
   .superRefine((service, issues) => {
     const refusal = serverUrlRefusal(service.url, service.allowInsecureHttp);

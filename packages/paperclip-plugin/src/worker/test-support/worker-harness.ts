@@ -34,7 +34,10 @@ export interface StartedWorker {
 
 /** Stands a real `memplane serve` up on 127.0.0.1 (a free port) over a service in `folder`, with one operator token. */
 /** What a test may set on the server it stands up (rate limits and their clock). */
-export type TestServerSettings = Pick<StartMemplaneServerSettings, 'rateLimit' | 'now'>;
+export type TestServerSettings = Pick<StartMemplaneServerSettings, 'rateLimit' | 'now'> & {
+  /** Issue the plugin's token with `actAsAgents` and set `service.actAsAgents` in its config. */
+  actAsAgents?: boolean;
+};
 
 async function startServer(folder: string, settings: Partial<MemoryServiceSettings>, serverSettings: TestServerSettings) {
   const service = await createMemoryService({
@@ -44,8 +47,9 @@ async function startServer(folder: string, settings: Partial<MemoryServiceSettin
     ...settings,
   });
   const tokens = openServerTokenFile(join(folder, 'server-tokens.json'));
-  const issued = await tokens.issue({ role: 'operator', operatorId: 'paperclip' }, { label: 'paperclip plugin' });
-  const http = await startMemplaneServer({ service, verifyToken: (token) => tokens.verify(token), port: 0, rateLimit: false, inspectorDirectory: false, ...serverSettings });
+  const { actAsAgents, ...startSettings } = serverSettings;
+  const issued = await tokens.issue({ role: 'operator', operatorId: 'paperclip', ...(actAsAgents === true ? { actAsAgents: true as const } : {}) }, { label: 'paperclip plugin' });
+  const http = await startMemplaneServer({ service, verifyToken: (token) => tokens.verify(token), port: 0, rateLimit: false, inspectorDirectory: false, ...startSettings });
   return { service, tokens, http, token: issued.token, tokenId: issued.record.id };
 }
 
@@ -65,7 +69,8 @@ export async function startWorker(
 ): Promise<StartedWorker> {
   const folder = await mkdtemp(join(tmpdir(), 'memplane-paperclip-worker-'));
   const server = mode === 'http' ? await startServer(folder, serviceSettings, serverSettings) : undefined;
-  const pluginConfig = server === undefined ? config : { ...config, service: { mode: 'http', url: server.http.url, token: { $secret: { key: serverTokenSecretId } } } };
+  const relay = serverSettings.actAsAgents === true ? { actAsAgents: true } : {};
+  const pluginConfig = server === undefined ? config : { ...config, service: { mode: 'http', url: server.http.url, token: { $secret: { key: serverTokenSecretId } }, ...relay } };
   const harness = createTestHarness({ manifest: workerTestManifest, config: pluginConfig });
   if (server !== undefined) {
     const resolve = harness.ctx.secrets.resolve.bind(harness.ctx.secrets);

@@ -1,0 +1,65 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { company } from '../worker/test-support/paperclip-fixtures';
+import { startWorker, type StartedWorker } from '../worker/test-support/worker-harness';
+
+const markdownCompany = { bindings: [{ key: 'default', providerId: 'markdown' }], default: 'default' };
+const run = (agentId: string, runId: string) => ({ companyId: 'acme', agentId, runId, projectId: 'acme-project' });
+const recordIdOf = (result: { data?: unknown }) => (result.data as { result: { recordIds: string[] } }).result.recordIds[0] ?? '';
+
+let worker: StartedWorker | undefined;
+afterEach(async () => {
+  await worker?.stop();
+  worker = undefined;
+});
+
+async function filesUnder(folder: string): Promise<string> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+  return (await Promise.all(entries.filter((entry) => entry.isFile()).map((entry) => readFile(join(entry.parentPath, entry.name), 'utf8')))).join('\n');
+}
+
+/** Two agents' notes and one record of the whole company, written before the searches. */
+async function seedMemory(started: StartedWorker): Promise<{ builderNote: string }> {
+  started.harness.seed({ companies: [company('acme')] });
+  await started.harness.executeTool('memory_note', { text: 'The planner keeps the release calendar.' }, run('planner', 'run-1'));
+  const builder = await started.harness.executeTool('memory_note', { text: 'The builder keeps the release cache warm.' }, run('builder', 'run-2'));
+  const admin = { actor: { kind: 'company' as const, companyId: 'acme', userId: 'owner', role: 'admin' as const }, companyId: 'acme' };
+  await started.service.runtime(admin).upsertRecords({ records: [{ text: 'Every release is announced in the company channel.' }] });
+  return { builderNote: recordIdOf(builder) };
+}
+
+describe('over memplane serve with a token that acts as agents (service.actAsAgents)', () => {
+  it('runs an agent tool call on the server as that agent: logged with the agent as actor, reading its own and the shared records', async () => {
+    worker = await startWorker({ companies: { acme: markdownCompany } }, {}, undefined, 'http', { actAsAgents: true });
+    await seedMemory(worker);
+    const found = await worker.harness.executeTool('memory_search', { query: 'release' }, run('planner', 'run-3'));
+    expect(found.error).toBeUndefined();
+    expect(found.content).toContain('The planner keeps the release calendar.');
+    expect(found.content).toContain('Every release is announced in the company channel.');
+    expect(found.content).not.toContain('builder');
+    const notes = (await worker.operations('acme')).filter((entry) => entry.operation === 'record_upsert' && entry.heartbeatRunId !== undefined);
+    expect(notes.map((entry) => entry.actor)).toEqual([{ kind: 'agent', id: 'planner' }, { kind: 'agent', id: 'builder' }]);
+  });
+
+  it('leaves holding an agent to itself to the server: another agent\'s record is refused there and its text stays', async () => {
+    worker = await startWorker({ companies: { acme: markdownCompany } }, {}, undefined, 'http', { actAsAgents: true });
+    const { builderNote } = await seedMemory(worker);
+    const forgotten = await worker.harness.executeTool('memory_forget', { recordIds: [builderNote] }, run('planner', 'run-4'));
+    // The server's service refuses the foreign handle before the provider, as in the worker mode.
+    expect((forgotten.data as { result: { warnings: Array<{ type: string }> } }).result.warnings).toEqual([expect.objectContaining({ type: 'scope_violation' })]);
+    expect(await filesUnder(join(worker.folder, 'markdown', 'acme'))).toContain('The builder keeps the release cache warm.');
+    const forgets = (await worker.operations('acme', { runId: 'run-4' })).filter((entry) => entry.operation === 'forget');
+    expect(forgets.map((entry) => entry.actor)).toEqual([{ kind: 'agent', id: 'planner' }]);
+  });
+
+  it('without the option the server sees the operator, and the worker narrows the agent to its own records', async () => {
+    worker = await startWorker({ companies: { acme: markdownCompany } }, {}, undefined, 'http');
+    await seedMemory(worker);
+    const found = await worker.harness.executeTool('memory_search', { query: 'release' }, run('planner', 'run-3'));
+    expect(found.content).toContain('The planner keeps the release calendar.');
+    expect(found.content).not.toContain('Every release is announced');
+    const notes = (await worker.operations('acme')).filter((entry) => entry.operation === 'record_upsert' && entry.heartbeatRunId !== undefined);
+    expect(notes.map((entry) => entry.actor.kind)).toEqual(['operator', 'operator']);
+  });
+});
