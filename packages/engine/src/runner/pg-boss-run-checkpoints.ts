@@ -164,3 +164,17 @@ export async function handOverCheckpointJob(client: pg.PoolClient, schema: strin
   );
   return (result.rowCount ?? 0) === 1;
 }
+
+/** Deletes one run's checkpoint once its caller has the outcome: the state (the flow's input included) is not kept past the run. */
+export async function deleteCheckpoint(client: pg.Pool | pg.PoolClient, schema: string, runId: string): Promise<void> {
+  await client.query(`DELETE FROM "${schema}".engine_run_checkpoints WHERE run_id = $1 AND status <> 'running'`, [runId]);
+}
+
+/** Deletes the checkpoints of runs that ended more than `olderThanSeconds` ago (their caller died, or never read them). Returns how many. */
+export async function deleteFinishedCheckpoints(client: pg.Pool | pg.PoolClient, schema: string, olderThanSeconds: number): Promise<number> {
+  const result = await client.query(
+    `DELETE FROM "${schema}".engine_run_checkpoints WHERE status <> 'running' AND updated_at <= now() - make_interval(secs => $1)`,
+    [olderThanSeconds],
+  );
+  return result.rowCount ?? 0;
+}

@@ -4,7 +4,7 @@ import PgBoss from 'pg-boss';
 import pg from 'pg';
 import { z } from 'zod';
 import type { EngineRunner, PipelineRun, PipelineRunOutcome, RunResolver } from './engine-runner';
-import { checkpointStatements, insertCheckpoint, loadCheckpoint, revivedError, setCheckpointJob } from './pg-boss-run-checkpoints';
+import { checkpointStatements, deleteCheckpoint, deleteFinishedCheckpoints, insertCheckpoint, loadCheckpoint, revivedError, setCheckpointJob } from './pg-boss-run-checkpoints';
 import { endLostRun, lostRunError } from './pg-boss-lost-runs';
 import { lostStepQueueName, runStepJob, type StepJobContext, type StepJobData, stepJobOptions, stepQueueName } from './pg-boss-step-job';
 
@@ -34,6 +34,12 @@ export interface PgBossRunnerSettings {
   readonly maintenanceIntervalSeconds?: number | undefined;
   /** Steps run at once by this process. Default 2. */
   readonly concurrency?: number | undefined;
+  /**
+   * Seconds the checkpoint of an ended run is kept when no caller took its outcome (the caller
+   * died): it holds the pipeline state, the flow's input included, so it is deleted by the next
+   * sweep after this. A caller that gets the outcome deletes it at once. Default 300.
+   */
+  readonly finishedRetentionSeconds?: number | undefined;
   /** Told about failures of background work (maintenance, polling). */
   readonly onError?: ((error: unknown) => void) | undefined;
 }
@@ -49,6 +55,7 @@ const settingsSchema = z.strictObject({
   pollingIntervalSeconds: z.number().min(0.5).max(3600).optional(),
   maintenanceIntervalSeconds: z.number().int().min(1).max(3600).optional(),
   concurrency: z.number().int().min(1).max(64).optional(),
+  finishedRetentionSeconds: z.number().int().min(0).max(86_400).optional(),
   onError: z.custom<(error: unknown) => void>((value) => typeof value === 'function', 'must be a function').optional(),
 });
 
@@ -58,6 +65,11 @@ export interface PgBossRunner extends EngineRunner {
   start(): Promise<void>;
   /** Stops taking jobs (the step in flight finishes) and closes connections. */
   stop(): Promise<void>;
+  /**
+   * Deletes the checkpoints of runs that ended more than `finishedRetentionSeconds` ago; returns
+   * how many. A working runner does this every maintenance interval; call it to sweep at once.
+   */
+  purgeFinished(): Promise<number>;
 }
 
 /**
@@ -80,7 +92,10 @@ export function createPgBossRunner(settings: PgBossRunnerSettings): PgBossRunner
   const waiters = new Map<string, () => void>();
   const resolvers: RunResolver[] = valid.resolveRun === undefined ? [] : [valid.resolveRun];
   let listener: pg.Client | undefined;
+  let sweeper: ReturnType<typeof setInterval> | undefined;
   let state: 'created' | 'started' | 'stopped' = 'created';
+  const retention = valid.finishedRetentionSeconds ?? 300;
+  const purgeFinished = () => deleteFinishedCheckpoints(pool, schema, retention);
   const context: StepJobContext = {
     pool,
     schema,
@@ -150,11 +165,19 @@ export function createPgBossRunner(settings: PgBossRunnerSettings): PgBossRunner
         await boss.work<StepJobData>(lostStepQueueName, options, async ([job]) => {
           if (job !== undefined) await endLostRun(context, job);
         });
+        await purgeFinished();
+        sweeper = setInterval(() => void purgeFinished().catch(onError), (valid.maintenanceIntervalSeconds ?? 10) * 1000);
+        sweeper.unref();
       }
+    },
+    purgeFinished() {
+      if (state !== 'started') return Promise.reject(new MemoryConfigurationError({ message: 'The pg-boss runner is not started; call start() first.' }));
+      return purgeFinished();
     },
     async stop() {
       if (state !== 'started') return;
       state = 'stopped';
+      clearInterval(sweeper);
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
       await listener?.end();
       await pool.end();
@@ -188,6 +211,9 @@ export function createPgBossRunner(settings: PgBossRunnerSettings): PgBossRunner
         Object.assign(run.state, checkpoint.state);
         const lost = checkpoint.status === 'running' ? lostRunError(runId, checkpoint.stepIds[checkpoint.nextStep]) : undefined;
         const error = checkpoint.error !== undefined ? revivedError(checkpoint.error) : lost;
+        // The caller has the outcome: the state, the flow's input with it, is not kept. A lost run
+        // keeps its checkpoint for the dead-letter worker that ends it; the sweep takes it later.
+        if (lost === undefined) await deleteCheckpoint(pool, schema, runId);
         return { state: run.state, steps: checkpoint.steps, llmUsage: checkpoint.llmUsage, ...(error === undefined ? {} : { error }) };
       } finally {
         context.local.delete(runId);
