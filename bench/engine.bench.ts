@@ -110,7 +110,7 @@ export const engineBenchmark: Benchmark = {
             figure.evolveSeconds === undefined ? 'n/a' : formatNumber(figure.evolveSeconds, 2),
           ]),
           notes: [
-            'Lexical: markdown queries its FTS5 index without an embedder; the engine retrieves with vector recall off, over the same store. With vectors: both fuse BM25 with the hashing embedder\'s cosine (a bag-of-words hash, not a semantic model: the figures measure cost, not quality).',
+            'Lexical: markdown queries its FTS5 index without an embedder; the engine retrieves with vector recall off, over the same store, neighbour windows included at every corpus size (BM25 and windows scored from the store\'s postings; runs before 2026-11-24 skipped windows above 2000 items per scope). With vectors: both fuse BM25 with the hashing embedder\'s cosine (a bag-of-words hash, not a semantic model: the figures measure cost, not quality).',
             'PostgreSQL 15 on this machine has no pgvector, so its row has no vector figures; pgvector runs in PGlite, the same SQL. Postgres planner statistics are refreshed (ANALYZE) after the writes, as autovacuum would on a live server.',
             'Evolve: one pass over one scope (a tenth of the corpus): dedupe and merge, re-cluster categories, adjust the intention. Markdown has no evolve.',
           ],

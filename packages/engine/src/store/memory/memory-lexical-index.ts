@@ -1,4 +1,4 @@
-import type { ItemFilter, LexicalPosting } from '../engine-store';
+import type { ItemFilter, ItemKeyset, LexicalPosting } from '../engine-store';
 import type { ItemRow } from '../engine-store-rows';
 import { stableStringify } from '@memplane/core';
 import { compareByKeyset, itemPassesFilter } from '../row-filters';
@@ -77,6 +77,8 @@ export class ScopeLexicalIndex {
   private order: number[] = [];
   private sorted = true;
   private holes = 0;
+  /** Removed slots still listed in `order`. */
+  private orderHoles = 0;
   /** The last filtered sequence read, dropped by any change of what passes a filter or of the order. */
   private filtered: FilteredSequence | undefined;
 
@@ -102,6 +104,7 @@ export class ScopeLexicalIndex {
     this.rows[slot] = undefined;
     this.filtered = undefined;
     this.holes += 1;
+    this.orderHoles += 1;
     if (this.holes > 64 && this.holes > this.slotOf.size) this.rebuild();
   }
 
@@ -125,6 +128,26 @@ export class ScopeLexicalIndex {
       if (found.length > 0) postings.set(term, found);
     }
     return { itemIds, lengths, postings };
+  }
+
+  /** At most `limit` items passing the filter after `after`, in write order (a binary search, then a walk). */
+  listAfter(filter: ItemFilter, after: ItemKeyset | undefined, limit: number): ItemRow[] {
+    const order = this.inOrder();
+    let low = 0;
+    if (after !== undefined) {
+      let high = order.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (compareByKeyset(this.rows[order[middle] as number] as ItemRow, after) <= 0) low = middle + 1;
+        else high = middle;
+      }
+    }
+    const found: ItemRow[] = [];
+    for (let index = low; index < order.length && found.length < limit; index += 1) {
+      const row = this.rows[order[index] as number] as ItemRow;
+      if (itemPassesFilter(row, filter)) found.push(row);
+    }
+    return found;
   }
 
   /**
@@ -179,9 +202,13 @@ export class ScopeLexicalIndex {
     this.order.push(slot);
   }
 
+  /** Live slots in write order: removed ones are filtered out here, once, before the next read. */
   private inOrder(): number[] {
-    if (!this.sorted) {
+    if (this.orderHoles > 0) {
       this.order = this.order.filter((slot) => this.rows[slot] !== undefined);
+      this.orderHoles = 0;
+    }
+    if (!this.sorted) {
       this.order.sort((left, right) => compareByKeyset(this.rows[left] as ItemRow, this.rows[right] as ItemRow));
       this.sorted = true;
     }
@@ -198,6 +225,7 @@ export class ScopeLexicalIndex {
     this.order = [];
     this.sorted = true;
     this.holes = 0;
+    this.orderHoles = 0;
     for (const item of live) this.add(item);
   }
 }

@@ -87,11 +87,12 @@ export function createMemorySession(state: () => MemoryStoreState): EngineStoreS
       return deleted;
     },
     async listItems(range, filter, page) {
-      const matching = [...itemsInRange(state(), range)].filter((item) => itemPassesFilter(item, filter));
-      matching.sort(compareByKeyset);
-      const after = page.after;
-      const start = after === undefined ? 0 : matching.findIndex((item) => compareByKeyset(item, after) > 0);
-      return start < 0 ? [] : matching.slice(start, start + page.limit);
+      // Each scope's index keeps write order: take the first page of each, then merge them.
+      const pages: ItemRow[] = [];
+      for (const bucket of state().itemsByScope.values()) {
+        if (scopeInRange(bucket.scope, range)) pages.push(...bucket.lexical.listAfter(filter, page.after, page.limit));
+      }
+      return pages.sort(compareByKeyset).slice(0, page.limit);
     },
     async findItemsByTextHash(scope, textHashes) {
       const wanted = new Set(textHashes);

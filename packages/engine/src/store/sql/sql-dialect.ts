@@ -22,6 +22,12 @@ export interface SqlDialect {
   jsonKeyEquals(column: string): string;
   /** True when the JSON array column holds the string: one parameter. */
   jsonArrayHas(column: string): string;
+  /**
+   * A column the planner must not pick an index for, in a condition that only re-checks rows a key
+   * lookup found (the scope of items fetched by id). Without statistics SQLite would rather walk
+   * a whole scope through a scope-prefixed index than look 100 ids up; `+column` stops it.
+   */
+  recheck(column: string): string;
 }
 
 // 63 bytes is Postgres's identifier limit; longer names would be cut silently, so they are refused.
@@ -53,6 +59,7 @@ export const sqliteDialect: SqlDialect = {
   jsonKeyEquals: (column) =>
     `EXISTS (SELECT 1 FROM json_each(${column}) AS entry WHERE entry.key = ? AND (CASE entry.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN 'null' WHEN 'object' THEN json(entry.value) WHEN 'array' THEN json(entry.value) ELSE json_quote(entry.atom) END) = ?)`,
   jsonArrayHas: (column) => `EXISTS (SELECT 1 FROM json_each(${column}) AS entry WHERE entry.value = ?)`,
+  recheck: (column) => `+${column}`,
 };
 
 /** The Postgres dialect, its tables in `schema`. */
@@ -67,5 +74,6 @@ export function postgresDialect(schema: string): SqlDialect {
     readJson: <T>(value: unknown) => value as T,
     jsonKeyEquals: (column) => `(${column} -> ?::text) = ?::jsonb`,
     jsonArrayHas: (column) => `${column} @> jsonb_build_array(?::text)`,
+    recheck: (column) => column,
   };
 }

@@ -24,7 +24,7 @@ export function sqlItemMethods(connection: SqlConnection, context: SqlStoreConte
 
   async function getItems(scope: ScopeValues, itemIds: readonly string[]): Promise<Map<string, ItemRow>> {
     const found = new Map<string, ItemRow>();
-    const where = exactScope(fields, scope);
+    const where = exactScope(fields, scope, '', dialect.recheck);
     for (const ids of chunks([...new Set(itemIds)], 500)) {
       const rows = await connection.all<Record<string, unknown>>(`SELECT * FROM ${items} WHERE ${where.sql} AND ${idIn(ids)}`, [...where.params, ...ids]);
       for (const item of read(rows)) found.set(item.id, item);
@@ -34,7 +34,7 @@ export function sqlItemMethods(connection: SqlConnection, context: SqlStoreConte
 
   async function getItemsInRange(range: ScopeRange, itemIds: readonly string[]): Promise<Map<string, ItemRow>> {
     const found = new Map<string, ItemRow>();
-    const where = scopeRange(fields, range);
+    const where = scopeRange(fields, range, '', dialect.recheck);
     for (const ids of chunks([...new Set(itemIds)], 500)) {
       const rows = await connection.all<Record<string, unknown>>(`SELECT * FROM ${items} WHERE ${where.sql} AND ${idIn(ids)}`, [...where.params, ...ids]);
       for (const item of read(rows)) found.set(item.id, item);
@@ -55,7 +55,7 @@ export function sqlItemMethods(connection: SqlConnection, context: SqlStoreConte
           ),
         );
       }
-      await writeItemTerms(connection, context, rows, false);
+      await writeItemTerms(connection, context, rows);
     },
 
     getItems,
@@ -77,19 +77,22 @@ export function sqlItemMethods(connection: SqlConnection, context: SqlStoreConte
       // Another writer updated it between the read and this statement.
       if (changed === 0) throw new MemoryConflictError({ message: `Item ${itemId} changed while it was being updated (expected version ${expectedVersion}).` });
       const updated = (await getItems(scope, [itemId])).get(itemId);
-      if (updated !== undefined && patch.lexicalTokens !== undefined) await writeItemTerms(connection, context, [updated], true);
+      if (updated !== undefined && patch.lexicalTokens !== undefined) {
+        await deleteItemTerms(connection, context, [current]);
+        await writeItemTerms(connection, context, [updated]);
+      }
       return updated;
     },
 
     async deleteItems(scope, itemIds) {
-      const where = exactScope(fields, scope);
-      const deleted: string[] = [];
+      const where = exactScope(fields, scope, '', dialect.recheck);
+      const deleted: Array<{ id: string; scope: ScopeValues; lexicalTokens: string[] }> = [];
       for (const ids of chunks([...new Set(itemIds)], 500)) {
-        const rows = await connection.all<{ id: string }>(`DELETE FROM ${items} WHERE ${where.sql} AND ${idIn(ids)} RETURNING id`, [...where.params, ...ids]);
-        deleted.push(...rows.map((row) => row.id));
+        const rows = await connection.all<{ id: string; lexical_tokens: unknown }>(`DELETE FROM ${items} WHERE ${where.sql} AND ${idIn(ids)} RETURNING id, lexical_tokens`, [...where.params, ...ids]);
+        deleted.push(...rows.map((row) => ({ id: row.id, scope, lexicalTokens: dialect.readJson<string[]>(row.lexical_tokens) })));
       }
-      await deleteItemTerms(connection, context, scope, deleted);
-      return deleted;
+      await deleteItemTerms(connection, context, deleted);
+      return deleted.map((row) => row.id);
     },
 
     async listItems(range: ScopeRange, filter: ItemFilter, page: { after?: ItemKeyset | undefined; limit: number }) {
@@ -117,7 +120,7 @@ export function sqlItemMethods(connection: SqlConnection, context: SqlStoreConte
       if (scored.length === 0) return [];
       const ids = scored.map((hit) => hit.itemId);
       // Read back per scope of the range: the ids came from rows that matched the range's scope columns.
-      const where = scopeRange(fields, request.range);
+      const where = scopeRange(fields, request.range, '', dialect.recheck);
       const byId = new Map<string, ItemRow>();
       for (const batch of chunks(ids, 500)) {
         const rows = await connection.all<Record<string, unknown>>(`SELECT * FROM ${items} WHERE ${where.sql} AND ${idIn(batch)}`, [...where.params, ...batch]);
@@ -132,7 +135,7 @@ export function sqlItemMethods(connection: SqlConnection, context: SqlStoreConte
     lexicalPostings: (request) => readItemPostings(connection, context, request),
 
     async recordItemUse(scope, itemIds, at) {
-      const where = exactScope(fields, scope);
+      const where = exactScope(fields, scope, '', dialect.recheck);
       for (const ids of chunks([...new Set(itemIds)], 500)) {
         await connection.run(`UPDATE ${items} SET use_count = use_count + 1, last_used_at = ? WHERE ${where.sql} AND ${idIn(ids)}`, [at, ...where.params, ...ids]);
       }

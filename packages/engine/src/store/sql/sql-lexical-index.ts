@@ -1,5 +1,5 @@
 import type { LexicalPosting, LexicalPostings, LexicalPostingsRequest, LexicalSearchRequest, LexicalSequence } from '../engine-store';
-import type { ItemRow, ScopeValues } from '../engine-store-rows';
+import type { ItemRow } from '../engine-store-rows';
 import { placeholders, type SqlConnection } from './sql-connection';
 import { scopeColumn } from './sql-dialect';
 import { termFrequencies } from './sql-item-rows';
@@ -17,11 +17,10 @@ import { chunks, type SqlStoreContext } from './sql-store-context';
 const k1 = 1.2;
 const b = 0.75;
 
-/** Writes the term rows of the given items (after removing any they had). */
-export async function writeItemTerms(connection: SqlConnection, context: SqlStoreContext, items: readonly ItemRow[], replace: boolean): Promise<void> {
+/** Writes the term rows of the given items. */
+export async function writeItemTerms(connection: SqlConnection, context: SqlStoreContext, items: readonly ItemRow[]): Promise<void> {
   const { dialect, fields } = context;
   const table = dialect.table('item_terms');
-  if (replace) for (const item of items) await deleteItemTerms(connection, context, item.scope, [item.id]);
   const rows = items.flatMap((item) => [...termFrequencies(item.lexicalTokens)].map(([term, tf]) => ({ item, term, tf })));
   const columns = [...scopeColumnList(fields), 'term', 'item_id', 'tf'].join(', ');
   const row = `(${placeholders(fields.length + 3)})`;
@@ -33,11 +32,17 @@ export async function writeItemTerms(connection: SqlConnection, context: SqlStor
   }
 }
 
-/** Removes the term rows of the given items of one scope. */
-export async function deleteItemTerms(connection: SqlConnection, context: SqlStoreContext, scope: ScopeValues, itemIds: readonly string[]): Promise<void> {
-  const where = exactScope(context.fields, scope);
-  for (const ids of chunks(itemIds, 500)) {
-    await connection.run(`DELETE FROM ${context.dialect.table('item_terms')} WHERE ${where.sql} AND item_id IN (${placeholders(ids.length)})`, [...where.params, ...ids]);
+/**
+ * Removes the term rows of the given items, found by the table's own key (scope, term, item):
+ * the item's tokens name its terms, so the table needs no second index by item, which would
+ * weigh as much as the table itself.
+ */
+export async function deleteItemTerms(connection: SqlConnection, context: SqlStoreContext, items: ReadonlyArray<Pick<ItemRow, 'id' | 'scope' | 'lexicalTokens'>>): Promise<void> {
+  for (const item of items) {
+    const where = exactScope(context.fields, item.scope);
+    for (const terms of chunks([...new Set(item.lexicalTokens)], 500)) {
+      await connection.run(`DELETE FROM ${context.dialect.table('item_terms')} WHERE ${where.sql} AND term IN (${placeholders(terms.length)}) AND item_id = ?`, [...where.params, ...terms, item.id]);
+    }
   }
 }
 

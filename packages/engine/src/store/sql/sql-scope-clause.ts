@@ -16,7 +16,7 @@ export interface SqlFragment {
  * schema does not have, is refused before any SQL runs: a store never reads or writes a row
  * with a partial scope.
  */
-export function exactScope(fields: readonly string[], scope: ScopeValues, alias = ''): SqlFragment {
+export function exactScope(fields: readonly string[], scope: ScopeValues, alias = '', column: (name: string) => string = (name) => name): SqlFragment {
   const extra = Object.keys(scope).filter((field) => !fields.includes(field));
   if (extra.length > 0) throw new MemoryScopeViolationError({ message: `The scope names fields the scope schema does not have: ${extra.join(', ')}.` });
   const params = fields.map((field) => {
@@ -24,14 +24,14 @@ export function exactScope(fields: readonly string[], scope: ScopeValues, alias 
     if (typeof value !== 'string') throw new MemoryScopeViolationError({ message: `The scope lacks "${field}"; writes and single-scope reads need every scope field.` });
     return value;
   });
-  return { sql: fields.map((field) => `${alias}${scopeColumn(field)} = ?`).join(' AND '), params };
+  return { sql: fields.map((field) => `${column(`${alias}${scopeColumn(field)}`)} = ?`).join(' AND '), params };
 }
 
 /**
  * `scope_a IN (?, ?) AND ...` for a range; a field absent from the range is ANY and adds nothing.
  * The engine has already applied the cross-scope policy; an empty value list matches no row.
  */
-export function scopeRange(fields: readonly string[], range: ScopeRange, alias = ''): SqlFragment {
+export function scopeRange(fields: readonly string[], range: ScopeRange, alias = '', column: (name: string) => string = (name) => name): SqlFragment {
   const extra = Object.keys(range).filter((field) => !fields.includes(field) && range[field] !== undefined);
   if (extra.length > 0) throw new MemoryScopeViolationError({ message: `The scope range names fields the scope schema does not have: ${extra.join(', ')}.` });
   const parts: string[] = [];
@@ -40,7 +40,7 @@ export function scopeRange(fields: readonly string[], range: ScopeRange, alias =
     const values = range[field];
     if (values === undefined) continue;
     if (values.length === 0) return { sql: '1 = 0', params: [] };
-    parts.push(`${alias}${scopeColumn(field)} IN (${placeholders(values.length)})`);
+    parts.push(`${column(`${alias}${scopeColumn(field)}`)} IN (${placeholders(values.length)})`);
     params.push(...values);
   }
   return { sql: parts.length === 0 ? '1 = 1' : parts.join(' AND '), params };
