@@ -8,6 +8,7 @@ import { rankWithWindows } from '../flows/context-windows';
 import type { EngineStore, ItemFilter } from './engine-store';
 import type { ItemRow } from './engine-store-rows';
 import { scoreWithWindows } from './lexical-ranking';
+import { ScopeLexicalIndex } from './memory/memory-lexical-index';
 import { createInMemoryStore } from './memory/memory-store';
 import { compareByKeyset, itemPassesFilter } from './row-filters';
 import { createSqliteEngineStore } from './sqlite/sqlite-engine-store';
@@ -165,5 +166,19 @@ describe('in-memory store: searchLexical', () => {
     const postings = await store.lexicalPostings({ range: { companyId: ['acme'] }, terms: ['alpha', 'roll'], filter: {} });
     expect(postings.sequences.map((sequence) => sequence.itemIds.length)).toEqual([1]);
     expect([...postings.postings.keys()]).toEqual(['alpha']);
+  });
+});
+
+describe('in-memory index: forget', () => {
+  it('drops the terms that only a deleted item held, so no token of it stays in the index', () => {
+    const index = new ScopeLexicalIndex();
+    const kept = testItem(scopeOf('acme'), 'shared words', { lexicalTokens: ['shared', 'word'] });
+    const forgotten = testItem(scopeOf('acme'), 'shared secret', { lexicalTokens: ['shared', 'secret', 'secret'] });
+    index.put(kept);
+    index.put(forgotten);
+    expect(index.termCount).toBe(3);
+    index.remove(forgotten.id);
+    expect(index.termCount).toBe(2);
+    expect([...(index.read({}, ['secret', 'shared'], 0, 10)?.postings.keys() ?? [])]).toEqual(['shared']);
   });
 });

@@ -9,8 +9,24 @@ import { compareByKeyset, itemPassesFilter } from '../row-filters';
  * moves to an Int32Array once it holds {@link typedFrom} postings.
  */
 interface PostingList {
+  /** The term itself: the one string of it every item of the scope shares. */
+  readonly term: string;
   data: number[] | Int32Array;
   size: number;
+}
+
+/** Removes a slot's entry from a list, keeping the others in order. */
+function withoutSlot(list: PostingList, slot: number): void {
+  let kept = 0;
+  for (let index = 0; index < list.size; index += 1) {
+    const at = index * 2;
+    if (list.data[at] === slot) continue;
+    list.data[kept * 2] = list.data[at] as number;
+    list.data[kept * 2 + 1] = list.data[at + 1] as number;
+    kept += 1;
+  }
+  if (Array.isArray(list.data)) list.data.length = kept * 2;
+  list.size = kept;
 }
 
 const typedFrom = 32;
@@ -64,8 +80,9 @@ const grown = (array: Int32Array, size: number): Int32Array => {
 
 /**
  * The inverted index of one scope of the in-memory store: each item gets a slot (its row and token
- * count), each term a posting list of (slot, term frequency) in typed arrays. Removal leaves a
- * hole that postings skip; the index compacts itself when holes outnumber live items. The write
+ * count), each term a posting list of (slot, term frequency). Removal takes the item out of its
+ * terms' lists and leaves a hole in the slots; the index compacts itself when holes outnumber live
+ * items. The write
  * order of the slots ((createdAt, id), what neighbour windows follow) is kept sorted lazily.
  */
 export class ScopeLexicalIndex {
@@ -97,9 +114,29 @@ export class ScopeLexicalIndex {
     this.add(item);
   }
 
+  /**
+   * The scope's own string for a token, when an item of the scope holds it: stored rows use it, so
+   * a term is kept once per scope. Once the last item holding a term is removed, its list and its
+   * string go too (forget leaves no token of a deleted item in the index).
+   */
+  canonical(token: string): string {
+    return this.postings.get(token)?.term ?? token;
+  }
+
+  /** How many distinct terms the index holds (forget drops the terms only deleted items had). */
+  get termCount(): number {
+    return this.postings.size;
+  }
+
   remove(itemId: string): void {
     const slot = this.slotOf.get(itemId);
     if (slot === undefined) return;
+    for (const term of new Set((this.rows[slot] as ItemRow).lexicalTokens)) {
+      const list = this.postings.get(term);
+      if (list === undefined) continue;
+      withoutSlot(list, slot);
+      if (list.size === 0) this.postings.delete(term);
+    }
     this.slotOf.delete(itemId);
     this.rows[slot] = undefined;
     this.filtered = undefined;
@@ -190,7 +227,7 @@ export class ScopeLexicalIndex {
     for (const [term, frequency] of counts) {
       let list = this.postings.get(term);
       if (list === undefined) {
-        list = { data: [], size: 0 };
+        list = { term, data: [], size: 0 };
         this.postings.set(term, list);
       }
       append(list, slot, frequency);

@@ -77,11 +77,6 @@ export interface MemoryStoreState {
   revisions: PipelineRevisionRow[];
   runs: RunLogRow[];
   meta: ServiceMetaRow | undefined;
-  /**
-   * One string per distinct token, shared by every stored item: token arrays hold references to
-   * these, not copies of their own (a term repeated across 100k items is kept once).
-   */
-  readonly terms: Map<string, string>;
   /** Scope keys whose items the running transaction changed. */
   readonly touched: Set<string>;
 }
@@ -99,40 +94,33 @@ export function emptyState(): MemoryStoreState {
     revisions: [],
     runs: [],
     meta: undefined,
-    terms: new Map(),
     touched: new Set(),
   };
 }
 
 /**
  * Stores (or replaces) a copy of an item in the id map, its scope bucket and the bucket's index.
- * The copy is deep and frozen; its tokens are the shared strings of `state.terms`, and an update
- * that leaves the tokens as they were keeps the previous row's token array.
+ * The copy is deep and frozen; its tokens are the scope index's own strings, and an update that
+ * leaves the tokens as they were keeps the previous row's token array.
  */
 export function putItem(state: MemoryStoreState, item: ItemRow): ItemRow {
   const { lexicalTokens, ...rest } = item;
-  const previous = state.items.get(item.id)?.lexicalTokens;
-  const same = previous !== undefined && previous.length === lexicalTokens.length && previous.every((token, index) => token === lexicalTokens[index]);
-  const tokens = same ? previous : Object.freeze(lexicalTokens.map((token) => internedTerm(state, token)));
-  const stored = deepFreeze({ ...sharedStringCopy(rest), lexicalTokens: tokens }) as ItemRow;
-  state.items.set(stored.id, stored);
-  const key = scopeKey(stored.scope);
+  const key = scopeKey(item.scope);
   let bucket = state.itemsByScope.get(key);
   if (bucket === undefined) {
-    bucket = { scope: stored.scope, items: JournaledMap.over(state.journal), lexical: new ScopeLexicalIndex() };
+    bucket = { scope: sharedStringCopy(item.scope), items: JournaledMap.over(state.journal), lexical: new ScopeLexicalIndex() };
     state.itemsByScope.set(key, bucket);
   }
+  const index = bucket.lexical;
+  const previous = state.items.get(item.id)?.lexicalTokens;
+  const same = previous !== undefined && previous.length === lexicalTokens.length && previous.every((token, at) => token === lexicalTokens[at]);
+  const tokens = same ? previous : Object.freeze(lexicalTokens.map((token) => index.canonical(token)));
+  const stored = deepFreeze({ ...sharedStringCopy(rest), lexicalTokens: tokens }) as ItemRow;
+  state.items.set(stored.id, stored);
   if (state.journal.entries !== undefined) state.touched.add(key);
   bucket.items.set(stored.id, stored);
   bucket.lexical.put(stored);
   return stored;
-}
-
-function internedTerm(state: MemoryStoreState, token: string): string {
-  const shared = state.terms.get(token);
-  if (shared !== undefined) return shared;
-  state.terms.set(token, token);
-  return token;
 }
 
 /** Removes an item from the id map, its scope bucket and the bucket's index. */
