@@ -12,6 +12,13 @@ export interface PreRunHydrateInput {
   /** The heartbeat run about to start. */
   heartbeatRunId?: string;
   /**
+   * The issue the run works on. The hydration's operation is logged under it (and under the
+   * agent), so the issue's history lists it; it never narrows what is recalled (`scope` does).
+   */
+  issueId?: string;
+  /** The project of that issue, logged the same way. */
+  projectId?: string;
+  /**
    * The scope to recall from, inside the company. Default: the whole company (`{}`), since the
    * binding already is the agent's; pass `{ agentId }` to recall only the agent's own memories.
    */
@@ -110,6 +117,8 @@ export const preRunHydrateInputSchema = z.strictObject({
   agentId: identifierSchema,
   query: nonEmptyText(10_000),
   heartbeatRunId: identifierSchema.optional(),
+  issueId: identifierSchema.optional(),
+  projectId: identifierSchema.optional(),
   scope: scopeWithoutCompany.optional(),
   limits: limitsSchema.optional(),
   timeoutMs: z.number().int().min(1).max(600_000).optional(),

@@ -59,6 +59,18 @@ describe('hooks', () => {
       expect(hydration.deliveries).toEqual([expect.objectContaining({ receiver: 'binding:default', status: 'succeeded', attempts: 1 })]);
     });
 
+    it('logs the hydration under the run agent and issue, and still recalls from the whole company', async () => {
+      await service.runtime(system).upsertRecords({ source: { kind: 'issue', issueId: 'ACME-1' }, records: [{ text: 'Deploys happen on Tuesdays.' }] });
+      const hydration = await service.hooks.preRunHydrate(system, { agentId: 'planner', query: 'deploys Tuesdays', heartbeatRunId: 'run-2', issueId: 'ACME-2', projectId: 'apollo' });
+      // The record belongs to no issue: an issue-narrowed recall would not find it.
+      expect(hydration.preamble).toContain('Deploys happen on Tuesdays.');
+      const listed = await service.explorer(as(actors.acmeAdmin)).listOperations({ issueId: 'ACME-2' });
+      expect(listed.items.map((entry) => [entry.id, entry.hookKind, entry.scope])).toEqual([
+        [hydration.operationId, 'pre_run_hydrate', { companyId: 'acme', agentId: 'planner', projectId: 'apollo', issueId: 'ACME-2' }],
+      ]);
+      expect((await service.explorer(as(actors.acmeAdmin)).listOperations({ agentId: 'planner' })).items.map((entry) => entry.id)).toEqual([hydration.operationId]);
+    });
+
     it('keeps the whole preamble under maxCharacters', async () => {
       await service.runtime(system).upsertRecords({ records: [{ text: 'Alpha deploy note one.' }, { text: 'Alpha deploy note two.' }] });
       const hydration = await service.hooks.preRunHydrate(system, { agentId: 'planner', query: 'alpha deploy', limits: { maxCharacters: 70 } });

@@ -70,6 +70,8 @@ export async function preRunHydrate(
       hook,
       deadlineMs: timeoutMs,
       readingAgentId: valid.agentId,
+      // Recall reaches the whole scope; the log links the run's agent and issue.
+      logScope: { agentId: valid.agentId, ...(valid.issueId === undefined ? {} : { issueId: valid.issueId }), ...(valid.projectId === undefined ? {} : { projectId: valid.projectId }) },
       // The delivery links the operation even when it failed or timed out.
       onOperationId: (operationId) => (hydration.operationId = operationId),
     });

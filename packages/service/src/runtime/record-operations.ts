@@ -49,6 +49,7 @@ export function createRecordOperations(
     ...(origin.deadlineMs === undefined ? {} : { deadlineMs: origin.deadlineMs }),
     ...(origin.readingAgentId === undefined ? {} : { readingAgentId: origin.readingAgentId }),
     ...(origin.onOperationId === undefined ? {} : { onOperationId: origin.onOperationId }),
+    ...(origin.logScope === undefined ? {} : { logScope: origin.logScope }),
   };
   const scopeFields = (request: { scope?: requests.MemoryServiceScope }) => ({
     scope: request.scope ?? {},

@@ -88,6 +88,12 @@ export interface OperationOptions {
   onOperationId?: (operationId: string) => void;
   /** Facts for the log known before the request is parsed, kept even when it is refused (never record text). */
   details?: Record<string, unknown>;
+  /**
+   * Scope fields the log entry records beside the request's (a hydration's agent and issue), so
+   * the explorer lists the operation under them. They never narrow what the call reaches; a
+   * field the request sets wins.
+   */
+  logScope?: Omit<Partial<MemoryScope>, 'companyId'>;
 }
 
 /** What every operation returns besides its result. */
@@ -148,7 +154,7 @@ export async function runOperation<Result>(
       companyId: logCompany,
       operation,
       actor: referenceOf(context.actor),
-      scope: scope ?? { companyId: logCompany },
+      scope: options.logScope === undefined ? (scope ?? { companyId: logCompany }) : normalizeScope({ ...options.logScope, ...scope, companyId: logCompany }),
       latencyMs: performance.now() - started,
       createdAt,
       ...(binding === undefined ? {} : { bindingId: binding.id, bindingKey: binding.key, providerId: binding.providerId }),
