@@ -1,4 +1,5 @@
 import type { PluginContext, PluginEvent } from '@paperclipai/plugin-sdk';
+import { refreshPreambleDocument } from './paperclip-preamble-document';
 import { payloadText, present, systemContext, type PaperclipWorkerHost } from './paperclip-worker-host';
 
 /** What `pre_run_hydrate` left for a run, in Paperclip's run-scoped plugin state. */
@@ -56,7 +57,15 @@ export async function hydrateRun(host: PaperclipWorkerHost, event: PluginEvent):
     .slice(0, maxQueryCharacters);
   if (query === '') return;
   const projectId = present(issue?.projectId);
-  const hydration = await service.hooks.preRunHydrate(systemContext(companyId, runId), { agentId, query, heartbeatRunId: runId });
+  // The run's agent and issue go with the hook so its operation is listed under them (the issue
+  // tab); they are logged, never used to narrow the recall.
+  const hydration = await service.hooks.preRunHydrate(systemContext(companyId, runId), {
+    agentId,
+    query,
+    heartbeatRunId: runId,
+    ...(issue === null ? {} : { issueId: issue.id }),
+    ...(projectId === undefined ? {} : { projectId }),
+  });
   await writeRunHydration(ctx, runId, {
     companyId,
     agentId,
@@ -68,15 +77,7 @@ export async function hydrateRun(host: PaperclipWorkerHost, event: PluginEvent):
     served: false,
   });
   const documentKey = company.hydration.issueDocumentKey;
-  if (hydration.preamble !== '' && issue !== null && documentKey !== false) {
-    await ctx.issues.documents.upsert({
-      issueId: issue.id,
-      key: documentKey,
-      companyId,
-      title: 'Remembered context (memplane)',
-      format: 'markdown',
-      body: hydration.preamble,
-      changeSummary: `Recalled for run ${runId}`,
-    });
+  if (issue !== null && documentKey !== false) {
+    await refreshPreambleDocument(host, { issueId: issue.id, companyId, key: documentKey, preamble: hydration.preamble, runId });
   }
 }

@@ -1,6 +1,6 @@
 import { MemoryApiCallError, type MemoryAdapter } from '@memplane/core';
 import type { MemoryProviderFactory } from '@memplane/service';
-import type { Company, Issue, IssueComment, PaperclipPluginManifestV1 } from '@paperclipai/plugin-sdk';
+import type { Company, Issue, IssueComment, PaperclipPluginManifestV1, PluginEvent } from '@paperclipai/plugin-sdk';
 
 /** The capabilities the worker uses, for a harness that does not depend on the shipped manifest's UI slots. */
 export const workerCapabilities = [
@@ -40,7 +40,18 @@ export function issue(companyId: string, id: string, title: string, description:
   return { id, companyId, projectId, title, description, status: 'todo', createdAt: at, updatedAt: at } as unknown as Issue;
 }
 
-export function comment(companyId: string, issueId: string, id: string, body: string, author: { agentId?: string; runId?: string; userId?: string }): IssueComment {
+/**
+ * A comment as the host stores it. `createdAt` orders the thread (the host lists it newest
+ * first); default: the fixtures' one instant.
+ */
+export function comment(
+  companyId: string,
+  issueId: string,
+  id: string,
+  body: string,
+  author: { agentId?: string; runId?: string; userId?: string },
+  createdAt: Date = at,
+): IssueComment {
   return {
     id,
     companyId,
@@ -52,9 +63,84 @@ export function comment(companyId: string, issueId: string, id: string, body: st
     body,
     presentation: null,
     metadata: null,
-    createdAt: at,
-    updatedAt: at,
+    createdAt,
+    updatedAt: createdAt,
   } as unknown as IssueComment;
+}
+
+/**
+ * What `harness.emit` takes for one host event: the payload and the event's envelope. The
+ * shapes are the ones a real Paperclip host (2026.916.1) emits; the company is the envelope's
+ * `companyId` and never part of the payload.
+ */
+export type HostEvent = readonly [payload: Record<string, unknown>, envelope: Partial<PluginEvent>];
+
+/** `agent.run.started` / `.finished` / `.failed` / `.cancelled`: about the heartbeat run, its issue in the payload. */
+export function runEvent(
+  companyId: string,
+  run: { runId: string; agentId: string; issueId?: string; status?: string },
+  eventId?: string,
+): HostEvent {
+  return [
+    {
+      runId: run.runId,
+      agentId: run.agentId,
+      status: run.status ?? 'running',
+      invocationSource: 'assignment',
+      triggerDetail: 'system',
+      error: null,
+      errorCode: null,
+      issueId: run.issueId ?? null,
+      startedAt: at.toISOString(),
+      finishedAt: run.status === undefined ? null : at.toISOString(),
+    },
+    { companyId, entityType: 'heartbeat_run', entityId: run.runId, ...(eventId === undefined ? {} : { eventId }) },
+  ];
+}
+
+/** `issue.comment.created`: about the issue; the payload names the comment and carries a 120-character snippet only. */
+export function commentEvent(
+  companyId: string,
+  issueId: string,
+  created: { commentId: string; body?: string; agentId?: string; runId?: string },
+  eventId?: string,
+): HostEvent {
+  return [
+    {
+      commentId: created.commentId,
+      bodySnippet: (created.body ?? '').slice(0, 120),
+      identifier: `${companyId.slice(0, 3).toUpperCase()}-1`,
+      issueTitle: 'Issue title',
+      authorizationReason: null,
+      agentId: created.agentId ?? null,
+      runId: created.runId ?? null,
+      responsibleUserId: null,
+    },
+    { companyId, entityType: 'issue', entityId: issueId, ...(eventId === undefined ? {} : { eventId }) },
+  ];
+}
+
+/** `issue.document.created` / `.updated`: about the issue; the payload names the document by key. */
+export function documentEvent(
+  companyId: string,
+  issueId: string,
+  document: { key: string; revisionNumber?: number; agentId?: string; runId?: string },
+  eventId?: string,
+): HostEvent {
+  return [
+    {
+      key: document.key,
+      documentId: `${issueId}-${document.key}`,
+      title: null,
+      format: 'markdown',
+      revisionNumber: document.revisionNumber ?? 1,
+      redirectedFromLockedDocument: false,
+      agentId: document.agentId ?? null,
+      runId: document.runId ?? null,
+      responsibleUserId: null,
+    },
+    { companyId, entityType: 'issue', entityId: issueId, ...(eventId === undefined ? {} : { eventId }) },
+  ];
 }
 
 /** A provider whose every call fails the way a down backend does (HTTP 500), and counts its calls. */
