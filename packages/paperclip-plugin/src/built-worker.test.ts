@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
+  createErrorResponse,
   createRequest,
   createSuccessResponse,
   isJsonRpcRequest,
@@ -54,9 +55,14 @@ class StdioHost {
       return;
     }
     if (isJsonRpcRequest(message)) {
-      // The worker asks the host: its config, the companies (one here), skill installs and event subscriptions.
+      // The worker asks the host: a company's config, the companies (one here), skill installs and event subscriptions.
       this.requests.push({ method: message.method, params: message.params });
       this.requestWaiters.get(message.method)?.(message.params);
+      // As Paperclip 2026.916.1: config is stored per company, and a read without one is refused.
+      if (message.method === 'config.get' && typeof (message.params as { companyId?: unknown } | undefined)?.companyId !== 'string') {
+        this.child.stdin.write(serializeMessage(createErrorResponse(message.id, -32001, 'Plugin is not allowed to perform "config.get": company context is required')));
+        return;
+      }
       const answers: Record<string, unknown> = {
         'config.get': this.config,
         'companies.list': (message.params as { offset?: number }).offset ? [] : [{ id: 'acme' }],
@@ -89,6 +95,8 @@ class StdioHost {
   }
 }
 
+const serveTokenSecretId = '7b0e3d9c-1f2a-4e5b-8c6d-9a0b1c2d3e4f';
+
 let folder: string;
 let host: StdioHost | undefined;
 
@@ -113,7 +121,8 @@ async function startBuiltWorker(storage?: Record<string, unknown>, http?: { conf
   const child = spawn(process.execPath, [builtWorker], { cwd: folder, env: { ...process.env, HOME: folder }, stdio: 'pipe' });
   host = new StdioHost(child, config, http?.answers);
   const manifest = ((await import(builtManifest)) as { default: Record<string, unknown> }).default;
-  const initialize = { manifest, config, instanceInfo: { instanceId: 'test-instance', hostVersion: '2026.916.1' }, apiVersion: 1 };
+  // The real host's initialize carries no company config (and reports hostVersion 0.0.0).
+  const initialize = { manifest, config: {}, instanceInfo: { instanceId: 'test-instance', hostVersion: '2026.916.1' }, apiVersion: 1 };
   return { host, initialize };
 }
 
@@ -127,8 +136,11 @@ describe('the built worker over stdio (dist/worker.js, JSON-RPC)', () => {
     );
     // The built entry installs the managed memory skill in the host's companies.
     expect(await host.requested('skills.managed.reconcile')).toMatchObject({ skillKey: 'memplane-memory', companyId: 'acme' });
-    const health = await host.call('health', {});
-    expect(health).toMatchObject({ result: { status: 'ok' } });
+    expect(await host.call('health', {})).toMatchObject({ result: { status: 'ok' } });
+    // The company's first call reads its config (with its id) and opens the service it names.
+    expect(await host.call('getData', { key: 'memplane.settings', companyId: 'acme', params: {} })).toMatchObject({ result: { companyId: 'acme' } });
+    expect(host.requests.filter((request) => request.method === 'config.get').map((request) => request.params)).toEqual([{ companyId: 'acme' }]);
+    expect(await host.call('health', {})).toMatchObject({ result: { status: 'ok', details: { services: [{ mode: 'worker' }] } } });
     expect(await host.call('shutdown', {})).toMatchObject({ jsonrpc: '2.0' });
     expect(await host.exited).toBe(0);
     for (const line of host.lines) expect(() => parseMessage(line), line).not.toThrow();
@@ -140,14 +152,17 @@ describe('the built worker over stdio (dist/worker.js, JSON-RPC)', () => {
     const { host, initialize } = await startBuiltWorker();
     expect(await host.call('initialize', initialize)).toMatchObject({ result: { ok: true } });
     const settings = await host.call('getData', { key: 'memplane.settings', companyId: 'acme', params: { companyId: 'globex' } });
-    expect(settings).toMatchObject({ result: { companyId: 'acme', bindings: [], targets: [] } });
+    // acme saved no config: it gets the markdown default, and globex's config is never read.
+    expect(settings).toMatchObject({ result: { companyId: 'acme', bindings: [{ key: 'default', providerId: 'markdown' }] } });
     const issue = await host.call('getData', { key: 'memplane.issue-memory', companyId: 'acme', params: { issueId: 'iss-1' } });
-    expect(issue).toMatchObject({ result: { issueId: 'iss-1', records: [], unbound: true } });
+    expect(issue).toMatchObject({ result: { issueId: 'iss-1', records: [], unbound: false } });
+    expect(host.requests.filter((request) => request.method === 'config.get').map((request) => request.params)).toEqual([{ companyId: 'acme' }]);
   }, 60_000);
 
-  it('a config the worker refuses fails initialize with an error naming the field, and the worker stays a clean JSON-RPC peer', async () => {
+  it('a company config the worker refuses fails that company\'s calls with an error naming the field, never initialize, and the worker stays a clean JSON-RPC peer', async () => {
     const { host, initialize } = await startBuiltWorker({ dataDirectory: '' });
-    const refused = await host.call('initialize', initialize);
+    expect(await host.call('initialize', initialize)).toMatchObject({ result: { ok: true } });
+    const refused = await host.call('getData', { key: 'memplane.settings', companyId: 'acme', params: {} });
     expect(refused).toMatchObject({ error: { message: expect.stringMatching(/storage\.dataDirectory/) } });
     expect(await host.call('health', {})).toMatchObject({ jsonrpc: '2.0' });
     for (const line of host.lines) expect(() => parseMessage(line), line).not.toThrow();
@@ -162,10 +177,13 @@ describe('the built worker over stdio (dist/worker.js, JSON-RPC)', () => {
     const fetched: Array<{ url: string; init?: { method?: string; headers?: Record<string, string>; body?: string } }> = [];
     try {
       const { host, initialize } = await startBuiltWorker(undefined, {
-        config: { service: { mode: 'http', url: server.url, token: { $secret: { key: 'serve-token' } } } },
+        config: { service: { mode: 'http', url: server.url, token: { type: 'secret_ref', secretId: serveTokenSecretId } } },
         answers: {
-          // The host resolves the reference the config names, and performs the request for the worker.
-          'secrets.resolve': async (params) => ((params as { secretRef?: { secretId?: string } }).secretRef?.secretId === 'serve-token' ? token : null),
+          // The host resolves a secret_ref bound in the company's saved config (company and path named), and performs the request for the worker.
+          'secrets.resolve': async (params) => {
+            const { secretRef, companyId, configPath } = params as { secretRef?: { secretId?: string }; companyId?: string; configPath?: string };
+            return secretRef?.secretId === serveTokenSecretId && companyId === 'acme' && configPath === 'service.token' ? token : null;
+          },
           'http.fetch': async (params) => {
             const request = params as (typeof fetched)[number];
             fetched.push(request);
@@ -175,11 +193,11 @@ describe('the built worker over stdio (dist/worker.js, JSON-RPC)', () => {
         },
       });
       expect(await host.call('initialize', initialize)).toMatchObject({ result: { ok: true } });
-      expect(await host.call('health', {})).toMatchObject({ result: { status: 'ok', details: { mode: 'http', actor: 'operator' } } });
       const settings = await host.call('getData', { key: 'memplane.settings', companyId: 'acme', params: {} });
-      expect(settings).toMatchObject({ result: { companyId: 'acme', bindings: [], targets: [] } });
+      expect(settings).toMatchObject({ result: { companyId: 'acme', bindings: [{ key: 'default', providerId: 'markdown' }] } });
+      expect(await host.call('health', {})).toMatchObject({ result: { status: 'ok', details: { services: [{ mode: 'http', actor: 'operator' }] } } });
       const issue = await host.call('getData', { key: 'memplane.issue-memory', companyId: 'acme', params: { issueId: 'iss-1' } });
-      expect(issue).toMatchObject({ result: { issueId: 'iss-1', unbound: true, inspectorUrl: `${server.url}/#/acme/operations?issueId=iss-1` } });
+      expect(issue).toMatchObject({ result: { issueId: 'iss-1', unbound: false, inspectorUrl: `${server.url}/#/acme/operations?issueId=iss-1` } });
       expect(fetched.map((request) => new URL(request.url).pathname)).toEqual(
         expect.arrayContaining(['/v1/session', '/v1/companies/acme/control/bindings', '/v1/companies/acme/explorer/operations']),
       );

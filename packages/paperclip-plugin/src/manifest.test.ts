@@ -87,22 +87,20 @@ describe('the plugin manifest', () => {
   it('renders the worker config schema as the settings form: the form and the worker agree', () => {
     const form = ajv.compile(manifest.instanceConfigSchema ?? {});
     const good = {
-      companies: {
-        acme: {
-          bindings: [{ key: 'default', providerId: 'markdown', hooks: { issueCommentCapture: true } }],
-          default: 'default',
-          agents: { planner: 'default' },
-        },
-      },
+      bindings: [{ key: 'default', providerId: 'markdown', hooks: { issueCommentCapture: true } }],
+      default: 'default',
+      agents: { planner: 'default' },
     };
     expect(form(good)).toBe(true);
     expect(() => parsePluginConfig(good)).not.toThrow();
-    const http = { service: { mode: 'http', url: 'https://memory.example.com', token: { $secret: { key: 'serve-token' } } }, inspectorUrl: 'https://memory.example.com', ...good };
+    const http = { service: { mode: 'http', url: 'https://memory.example.com', token: { type: 'secret_ref', secretId: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a', version: 2 } }, inspectorUrl: 'https://memory.example.com', ...good };
     expect(form(http)).toBe(true);
     expect(() => parsePluginConfig(http)).not.toThrow();
     const bad = [
-      { companies: { acme: { bindings: [{ key: 'default', providerId: 'markdown', extra: true }] } } },
-      { companies: { acme: { bindings: [{ key: '' }] } } },
+      { bindings: [{ key: 'default', providerId: 'markdown', extra: true }] },
+      { bindings: [{ key: '' }] },
+      { companies: { acme: { bindings: [] } } },
+      { service: { mode: 'http', url: 'https://memory.example.com', token: { type: 'secret_ref', secretId: 'not-a-uuid' } } },
       { company: 'acme' },
       { service: { mode: 'http', url: 'https://memory.example.com', token: 'mps_plain' } },
       { service: { mode: 'remote', url: 'https://memory.example.com' } },

@@ -11,6 +11,7 @@ import { paperclipPluginConfigSchema } from './worker/paperclip-plugin-config';
 export const memplanePluginId = 'memplane.memory';
 
 // The settings form is the worker's own config schema as JSON Schema (the input side: fields with defaults may be left out).
+// Paperclip keeps one such config per company and validates each against it.
 function settingsFormSchema(): Record<string, unknown> {
   const { $schema: _dialect, ...schema } = z.toJSONSchema(paperclipPluginConfigSchema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   return schema;
@@ -45,7 +46,9 @@ const manifest: PaperclipPluginManifestV1 = {
     'Long-term memory for Paperclip agents through memplane: company bindings to markdown, mem0, Supermemory or AgentCore, recall when a run starts, capture of comments, documents and runs, memory tools, and an operation log.',
   author: 'memplane',
   categories: ['connector', 'automation', 'ui'],
-  minimumHostVersion: '2026.916.1',
+  // No minimumHostVersion: Paperclip 2026.916.1 reports its own version as "0.0.0" to the install
+  // check (upstream paperclipai/paperclip#8115), so any minimum refuses the install. apiVersion 1
+  // is what the worker needs; the README names the host version it was run against.
   capabilities: [
     'events.subscribe',
     'issues.read',

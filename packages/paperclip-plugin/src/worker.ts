@@ -27,12 +27,9 @@ const plugin: MemplanePaperclipPlugin = {
           if (service === undefined) throw new MemoryConfigurationError({ message: 'The memplane worker has no memory service (not started, or shut down).' });
           return service;
         },
-        inspectorBase: () => {
-          const instance = base.instanceConfig();
-          return instance === undefined ? undefined : inspectorBaseOf(instance);
-        },
+        inspectorBase: async (companyId) => inspectorBaseOf(await base.companyConfig(companyId)),
       });
-      registerMcpBridge(ctx, { instanceConfig: () => base.instanceConfig() });
+      registerMcpBridge(ctx, { companyConfig: (companyId) => base.companyConfig(companyId) });
     },
   },
 };

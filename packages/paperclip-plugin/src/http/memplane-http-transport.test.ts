@@ -7,6 +7,10 @@ import { createMemoryService, MemoryAccessDeniedError, MemoryBindingNotFoundErro
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { createTestHarness } from '@paperclipai/plugin-sdk/testing';
+import { createMemplanePaperclipPlugin } from '../worker/memplane-paperclip-plugin';
+import { hostCompanyConfig } from '../worker/test-support/host-company-config';
+import { company, workerTestManifest } from '../worker/test-support/paperclip-fixtures';
 import { createHttpMemoryService } from './memplane-http-service';
 import { createHttpTransport } from './memplane-http-transport';
 import { problemError } from './memplane-problem-errors';
@@ -185,5 +189,48 @@ describe('against a real memplane serve', () => {
     const invalid = await failureOf(client.control(system('acme')).createBinding({ key: '', providerId: 'markdown' }));
     expect(MemoryValidationError.isInstance(invalid) && invalid.issues.map((issue) => issue.path)).toContain('key');
     expect(await client.control(system('acme')).getBinding('none')).toBeUndefined();
+  });
+});
+
+describe('a host that refuses private addresses (Paperclip ctx.http)', () => {
+  // What Paperclip 2026.916.1 throws through ctx.http.fetch for a loopback or private memplane serve.
+  const refusingHost = (hostname: string) => async (): Promise<Response> => {
+    throw new Error(`All resolved IPs for ${hostname} are in private/reserved ranges`);
+  };
+
+  it('is a configuration error that is not retried and says to use a public https address, not an unreachable server', async () => {
+    for (const [baseUrl, hostname] of [
+      ['http://127.0.0.1:4680', '127.0.0.1'],
+      ['https://memory.internal', 'memory.internal'],
+      ['http://[::1]:4680', '::1'],
+    ] as const) {
+      const transport = createHttpTransport({ baseUrl, token: 'mps_never-in-errors', timeoutMs: 5000, fetch: refusingHost(hostname) });
+      const failure = await failureOf(transport.call({ method: 'GET', path: '/v1/session', operation: 'session' }, anything));
+      expect(failure.code).toBe('MEMORY_CONFIGURATION');
+      expect(failure.isRetryable).toBe(false);
+      expect(failure.message).toMatch(/private\/reserved ranges/);
+      expect(failure.message).toMatch(/public https:\/\/ address/);
+      expect(failure.message).not.toContain('mps_never-in-errors');
+    }
+  });
+
+  it('any other fetch failure stays a retryable MEMORY_API_CALL', async () => {
+    const transport = createHttpTransport({ baseUrl: 'https://memory.example.com', token: 'mps_t', timeoutMs: 5000, fetch: async () => Promise.reject(new TypeError('fetch failed: ECONNREFUSED')) });
+    const failure = await failureOf(transport.call({ method: 'GET', path: '/v1/session', operation: 'session' }, anything));
+    expect([failure.code, failure.isRetryable]).toEqual(['MEMORY_API_CALL', true]);
+  });
+
+  it('reaches the worker as a configuration error on the tool call, and health says what to do', async () => {
+    const harness = createTestHarness({ manifest: workerTestManifest });
+    hostCompanyConfig(harness, { acme: { service: { mode: 'http', url: 'http://127.0.0.1:4680', token: { type: 'secret_ref', secretId: '7b0e3d9c-1f2a-4e5b-8c6d-9a0b1c2d3e4f' } } } });
+    harness.ctx.secrets.resolve = async () => 'mps_never-in-errors';
+    harness.ctx.http.fetch = refusingHost('127.0.0.1');
+    const plugin = createMemplanePaperclipPlugin();
+    await plugin.definition.setup(harness.ctx);
+    harness.seed({ companies: [company('acme')] });
+    const answer = await harness.executeTool('memory_search', { query: 'x' }, { companyId: 'acme', agentId: 'planner', runId: 'r', projectId: 'p' });
+    expect(answer.error).toMatch(/^MEMORY_CONFIGURATION: .*private\/reserved ranges/);
+    expect(await plugin.definition.onHealth?.()).toMatchObject({ status: 'error', message: expect.stringMatching(/MEMORY_CONFIGURATION/) });
+    await plugin.definition.onShutdown?.();
   });
 });

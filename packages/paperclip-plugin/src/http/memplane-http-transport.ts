@@ -1,4 +1,4 @@
-import { MemoryApiCallError, MemoryInvalidResponseError, MemoryTimeoutError } from '@memplane/core';
+import { MemoryApiCallError, MemoryConfigurationError, MemoryInvalidResponseError, MemoryTimeoutError } from '@memplane/core';
 import type { MemoryCallContext } from '@memplane/service';
 import type { z } from 'zod';
 import { problemError } from './memplane-problem-errors';
@@ -35,6 +35,13 @@ export interface HttpCall {
   /** The agent the call runs as on the server (`Memplane-Agent-Id`), when the token may act as agents. */
   actingAgentId?: string;
 }
+
+/**
+ * Paperclip's `ctx.http` refuses any URL whose host resolves only to loopback, private or
+ * link-local addresses ("All resolved IPs for <host> are in private/reserved ranges"), with no
+ * setting to allow them. Retrying cannot help, so this is a configuration error, not a network one.
+ */
+const hostRefusedPrivateAddress = /private\/reserved ranges/i;
 
 /** The largest response the worker reads (a page of operations is far smaller). */
 const maxResponseCharacters = 8 * 1024 * 1024;
@@ -87,7 +94,8 @@ function urlOf(baseUrl: string, call: HttpCall): string {
 
 /**
  * Creates the transport. Every failure is a `MemoryError`: a server that cannot be reached
- * (`MEMORY_API_CALL`, retryable), one that does not answer in time (`MEMORY_TIMEOUT`), a
+ * (`MEMORY_API_CALL`, retryable), a server the host's `ctx.http` will never reach because it
+ * sits on a loopback or private address (`MEMORY_CONFIGURATION`, not retryable), one that does not answer in time (`MEMORY_TIMEOUT`), a
  * problem-details answer (mapped back to its code's class), and an answer that is not the JSON
  * the route promises (`MEMORY_INVALID_RESPONSE`). The token is sent in the `Authorization`
  * header only and is cut out of any text the server sends back before it reaches an error.
@@ -116,6 +124,12 @@ export function createHttpTransport(settings: HttpTransportSettings): HttpTransp
     } catch (error) {
       if (MemoryTimeoutError.isInstance(error) || MemoryInvalidResponseError.isInstance(error)) throw error;
       const reason = error instanceof Error ? scrub(error.message) : 'unknown error';
+      if (hostRefusedPrivateAddress.test(reason)) {
+        throw new MemoryConfigurationError({
+          message: `Paperclip's ctx.http refused memplane serve at ${origin} (${call.operation}): ${reason}. The host never reaches loopback or private addresses; run memplane serve on a public https:// address and set service.url to it, or use service.mode "worker"`,
+          cause: error,
+        });
+      }
       throw new MemoryApiCallError({ message: `memplane serve at ${origin} could not be reached (${call.operation}): ${reason}`, url: `${origin}${call.path}`, isRetryable: true });
     } finally {
       clearTimeout(timer);

@@ -31,7 +31,7 @@ async function seedMemory(started: StartedWorker): Promise<{ builderNote: string
 
 describe('over memplane serve with a token that acts as agents (service.actAsAgents)', () => {
   it('runs an agent tool call on the server as that agent: logged with the agent as actor, reading its own and the shared records', async () => {
-    worker = await startWorker({ companies: { acme: markdownCompany } }, {}, undefined, 'http', { actAsAgents: true });
+    worker = await startWorker({ acme: markdownCompany }, {}, undefined, 'http', { actAsAgents: true });
     await seedMemory(worker);
     const found = await worker.harness.executeTool('memory_search', { query: 'release' }, run('planner', 'run-3'));
     expect(found.error).toBeUndefined();
@@ -43,7 +43,7 @@ describe('over memplane serve with a token that acts as agents (service.actAsAge
   });
 
   it('leaves holding an agent to itself to the server: another agent\'s record is refused there and its text stays', async () => {
-    worker = await startWorker({ companies: { acme: markdownCompany } }, {}, undefined, 'http', { actAsAgents: true });
+    worker = await startWorker({ acme: markdownCompany }, {}, undefined, 'http', { actAsAgents: true });
     const { builderNote } = await seedMemory(worker);
     const forgotten = await worker.harness.executeTool('memory_forget', { recordIds: [builderNote] }, run('planner', 'run-4'));
     // The server's service refuses the foreign handle before the provider, as in the worker mode.
@@ -54,7 +54,7 @@ describe('over memplane serve with a token that acts as agents (service.actAsAge
   });
 
   it('without the option the server sees the operator, and the worker narrows the agent to its own records', async () => {
-    worker = await startWorker({ companies: { acme: markdownCompany } }, {}, undefined, 'http');
+    worker = await startWorker({ acme: markdownCompany }, {}, undefined, 'http');
     await seedMemory(worker);
     const found = await worker.harness.executeTool('memory_search', { query: 'release' }, run('planner', 'run-3'));
     expect(found.content).toContain('The planner keeps the release calendar.');

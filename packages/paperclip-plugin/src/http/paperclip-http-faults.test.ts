@@ -1,6 +1,7 @@
 import { createTestHarness, type TestHarness } from '@paperclipai/plugin-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemplanePaperclipPlugin, type MemplanePaperclipPlugin } from '../worker/memplane-paperclip-plugin';
+import { hostCompanyConfig } from '../worker/test-support/host-company-config';
 import { comment, company, issue, workerTestManifest } from '../worker/test-support/paperclip-fixtures';
 import { startWorker, type StartedWorker } from '../worker/test-support/worker-harness';
 import { startLoopbackServer, type LoopbackServer } from './test-support/loopback-server';
@@ -22,6 +23,8 @@ afterEach(async () => {
   loopback = undefined;
 });
 
+const serveToken = { type: 'secret_ref', secretId: '7b0e3d9c-1f2a-4e5b-8c6d-9a0b1c2d3e4f' };
+
 function seedAcme(harness: TestHarness) {
   harness.seed({
     companies: [company('acme')],
@@ -32,10 +35,8 @@ function seedAcme(harness: TestHarness) {
 
 /** The plugin pointed at a loopback server that is not a memplane serve, with `token` as its secret. */
 async function startAgainst(server: LoopbackServer, token: string): Promise<TestHarness> {
-  const harness = createTestHarness({
-    manifest: workerTestManifest,
-    config: { service: { mode: 'http', url: server.url, token: { $secret: { key: 'serve-token' } }, timeoutMs: 5000 }, companies: { acme: markdownCompany } },
-  });
+  const harness = createTestHarness({ manifest: workerTestManifest });
+  hostCompanyConfig(harness, { acme: { service: { mode: 'http', url: server.url, token: serveToken, timeoutMs: 5000 }, ...markdownCompany } });
   harness.ctx.secrets.resolve = async () => token;
   plugin = createMemplanePaperclipPlugin();
   await plugin.definition.setup(harness.ctx);
@@ -45,7 +46,7 @@ async function startAgainst(server: LoopbackServer, token: string): Promise<Test
 
 describe('memplane serve is down', () => {
   it('the handlers log and do not throw, nothing is recorded as captured, tools answer MEMORY_API_CALL, health says error', async () => {
-    worker = await startWorker({ companies: { acme: markdownCompany } }, {}, undefined, 'http');
+    worker = await startWorker({ acme: markdownCompany }, {}, undefined, 'http');
     const { harness } = worker;
     seedAcme(harness);
     await worker.server?.http.close();
@@ -120,7 +121,7 @@ describe('memplane serve answers garbage', () => {
 
 describe('a revoked token', () => {
   it('turns every call into a configuration error that says what to do, without the token anywhere', async () => {
-    worker = await startWorker({ companies: { acme: markdownCompany } }, {}, undefined, 'http');
+    worker = await startWorker({ acme: markdownCompany }, {}, undefined, 'http');
     const { harness, server } = worker;
     seedAcme(harness);
     const before = await harness.executeTool('memory_note', { text: 'Freeze starts on the 20th.' }, run('acme', 'planner', 'run-1'));
@@ -140,15 +141,23 @@ describe('a revoked token', () => {
 });
 
 describe('the token secret', () => {
-  it('a secret Paperclip cannot resolve, or an empty one, stops setup with a configuration error and no request leaves the worker', async () => {
+  it('a secret Paperclip cannot resolve, or an empty one, fails the company with a configuration error naming service.token and no request leaves the worker', async () => {
     loopback = await startLoopbackServer((_request, response) => response.end('{}'));
     for (const resolve of [async (): Promise<string> => Promise.reject(new Error('secret not found')), async () => '  ']) {
-      const harness = createTestHarness({
-        manifest: workerTestManifest,
-        config: { service: { mode: 'http', url: loopback.url, token: { $secret: { key: 'serve-token' } } } },
-      });
-      harness.ctx.secrets.resolve = resolve;
-      await expect(createMemplanePaperclipPlugin().definition.setup(harness.ctx)).rejects.toMatchObject({ code: 'MEMORY_CONFIGURATION', message: expect.stringMatching(/service\.token/) });
+      const harness = createTestHarness({ manifest: workerTestManifest });
+      hostCompanyConfig(harness, { acme: { service: { mode: 'http', url: loopback.url, token: serveToken } } });
+      const asked: Array<{ companyId?: string; configPath?: string } | undefined> = [];
+      harness.ctx.secrets.resolve = async (_reference, options) => {
+        asked.push(options);
+        return resolve();
+      };
+      const started = createMemplanePaperclipPlugin();
+      // Setup resolves nothing: the token is the company's, read when its first call arrives.
+      await started.definition.setup(harness.ctx);
+      expect(asked).toEqual([]);
+      await expect(started.companyService('acme')).rejects.toMatchObject({ code: 'MEMORY_CONFIGURATION', message: expect.stringMatching(/service\.token/) });
+      expect(asked).toEqual([{ companyId: 'acme', configPath: 'service.token' }]);
+      await started.definition.onShutdown?.();
     }
     expect(loopback.requests).toEqual([]);
   });
@@ -157,7 +166,7 @@ describe('the token secret', () => {
 describe('the server rate limit', () => {
   it('a call over the token limit is MEMORY_RATE_LIMITED with its wait, a capture refused so is not recorded, and goes through once the limit refills', async () => {
     let clock = Date.parse('2026-11-24T10:00:00Z');
-    worker = await startWorker({ companies: { acme: markdownCompany } }, {}, undefined, 'http', { rateLimit: { requestsPerMinute: 60, burst: 15 }, now: () => clock });
+    worker = await startWorker({ acme: markdownCompany }, {}, undefined, 'http', { rateLimit: { requestsPerMinute: 60, burst: 15 }, now: () => clock });
     const { harness } = worker;
     seedAcme(harness);
     let limited: { error?: string } | undefined;

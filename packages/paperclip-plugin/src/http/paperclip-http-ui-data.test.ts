@@ -19,16 +19,13 @@ function registerUi(started: StartedWorker) {
       if (service === undefined) throw new TypeError('no service');
       return service;
     },
-    inspectorBase: () => {
-      const instance = started.plugin.instanceConfig();
-      return instance === undefined ? undefined : inspectorBaseOf(instance);
-    },
+    inspectorBase: async (companyId) => inspectorBaseOf(await started.plugin.companyConfig(companyId)),
   });
 }
 
 describe('the settings page and the issue tab over memplane serve', () => {
   it('read bindings, operations and records from the server, and link the issue operations to its inspector', async () => {
-    worker = await startWorker({ companies: { acme: { bindings: [{ key: 'default', providerId: 'markdown', hooks: { issueCommentCapture: true } }], default: 'default' } } }, {}, undefined, 'http');
+    worker = await startWorker({ acme: { bindings: [{ key: 'default', providerId: 'markdown', hooks: { issueCommentCapture: true } }], default: 'default' } }, {}, undefined, 'http');
     const { harness } = worker;
     registerUi(worker);
     harness.seed({
@@ -51,15 +48,18 @@ describe('the settings page and the issue tab over memplane serve', () => {
   });
 
   it('in worker mode the tab has no inspector link unless one is configured', async () => {
-    worker = await startWorker({ companies: {} });
+    worker = await startWorker({});
     registerUi(worker);
     worker.harness.seed({ companies: [company('acme')] });
     const tab = await worker.harness.getData<UiIssueMemoryData>(memoryUiDataKeys.issue, { companyId: 'acme', issueId: 'iss-1' });
     expect(tab).not.toHaveProperty('inspectorUrl');
     await worker.stop();
-    worker = await startWorker({ companies: {}, inspectorUrl: 'https://inspect.example.com/memplane/' });
+    worker = await startWorker({ acme: { inspectorUrl: 'https://inspect.example.com/memplane/' } });
     registerUi(worker);
     const linked = await worker.harness.getData<UiIssueMemoryData>(memoryUiDataKeys.issue, { companyId: 'acme', issueId: 'iss 1' });
     expect(linked.inspectorUrl).toBe('https://inspect.example.com/memplane/#/acme/operations?issueId=iss+1');
+    // The link is each company's own: globex configured none.
+    const unlinked = await worker.harness.getData<UiIssueMemoryData>(memoryUiDataKeys.issue, { companyId: 'globex', issueId: 'iss 1' });
+    expect(unlinked).not.toHaveProperty('inspectorUrl');
   });
 });

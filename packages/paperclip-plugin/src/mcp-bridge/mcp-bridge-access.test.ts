@@ -64,7 +64,7 @@ describe('who may set the MCP bridge up', () => {
 
 describe('the MCP bridge never writes a secret', () => {
   it('a worker on Postgres: the entry names the variable, never the connection string, in every file', async () => {
-    const bridge = await bothCompanies({ storage: { postgres: { connectionStringRef: 'memplane-postgres', schema: 'memory' } } });
+    const bridge = await bothCompanies({ storage: { postgres: { connectionString: { type: 'secret_ref', secretId: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a' }, schema: 'memory' } } });
     // Were anything to resolve the worker's connection string, this is what it would get.
     bridge.harness.ctx.secrets.resolve = async () => postgresSecret;
     await bridge.install('acme', 'ada');
@@ -113,7 +113,7 @@ describe('the MCP bridge never writes a secret', () => {
 });
 
 describe('the MCP bridge when the service runs at a memplane serve', () => {
-  const http = { service: { mode: 'http', url: 'https://memory.internal:4680', token: { $secret: { key: 'serve-token' } } } };
+  const http = { service: { mode: 'http', url: 'https://memory.example.com', token: { type: 'secret_ref', secretId: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a' } } };
 
   it('refuses without an explicit target, saying why, and writes nothing', async () => {
     const bridge = await bothCompanies(http);

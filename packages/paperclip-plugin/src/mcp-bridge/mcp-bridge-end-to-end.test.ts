@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import manifest from '../manifest';
 import { memoryUiActionKeys } from '../memory-ui-contract';
 import { VERSION } from '../version';
+import { hostCompanyConfig } from '../worker/test-support/host-company-config';
 import { createMemplanePaperclipPlugin, type MemplanePaperclipPlugin } from '../worker/memplane-paperclip-plugin';
 import { comment, company, issue } from '../worker/test-support/paperclip-fixtures';
 import { registerMcpBridge } from './mcp-bridge-handlers';
@@ -37,15 +38,13 @@ describe('the MCP bridge, end to end', () => {
     // Never a silent skip: without the build there is no server to run.
     if (!existsSync(mcpBin)) throw new TypeError(`${mcpBin} is missing: build it first (npx turbo run build --filter=@memplane/mcp)`);
     folder = await mkdtemp(join(tmpdir(), 'memplane-paperclip-bridge-'));
-    const config = {
-      storage: { dataDirectory: folder },
-      companies: { acme: { bindings: [{ key: 'default', providerId: 'markdown', hooks: { issueCommentCapture: true } }], default: 'default' } },
-    };
-    const harness = createTestHarness({ manifest, config });
+    const config = { storage: { dataDirectory: folder }, bindings: [{ key: 'default', providerId: 'markdown', hooks: { issueCommentCapture: true } }], default: 'default' };
+    const harness = createTestHarness({ manifest });
+    hostCompanyConfig(harness, { acme: config });
     plugin = createMemplanePaperclipPlugin();
     await plugin.definition.setup(harness.ctx);
     const running = plugin;
-    registerMcpBridge(harness.ctx, { instanceConfig: () => running.instanceConfig() });
+    registerMcpBridge(harness.ctx, { companyConfig: (companyId) => running.companyConfig(companyId) });
 
     // The plugin's in-worker service captures an agent's comment.
     const body = 'The staging database is reset every Sunday at 02:00 UTC.';

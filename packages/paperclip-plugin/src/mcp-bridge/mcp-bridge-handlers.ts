@@ -1,4 +1,4 @@
-import { identifierSchema, MemoryConfigurationError, MemoryError, parseInput } from '@memplane/core';
+import { identifierSchema, MemoryError, parseInput } from '@memplane/core';
 import { MemoryAccessDeniedError } from '@memplane/service';
 import type { PluginContext } from '@paperclipai/plugin-sdk';
 import { z } from 'zod';
@@ -9,9 +9,9 @@ import { resolveBridgeLaunch } from './mcp-bridge-launch';
 
 /** What the bridge handlers need from the worker. */
 export interface McpBridgeHost {
-  /** The instance config the worker started with; undefined before `setup`. */
-  instanceConfig(): PaperclipPluginConfig | undefined;
-  /** The data folder the worker falls back to when the config names none (the plugin's option). */
+  /** A company's config (Paperclip keeps one per company); throws before `setup`. */
+  companyConfig(companyId: string): Promise<PaperclipPluginConfig>;
+  /** The data folder the worker falls back to when the company's config names none (the plugin's option). */
   fallbackDataDirectory?: string;
 }
 
@@ -24,15 +24,13 @@ const statusParamsSchema = z.object({ companyId: identifierSchema });
 const actionParamsSchema = z.object({ clients: z.array(z.enum(['claude-code', 'cursor', 'codex'])).min(1).max(3).optional() });
 
 /** The launch, or throws `MemoryConfigurationError` saying why none can be written. */
-function launchOrThrow(host: McpBridgeHost) {
-  const config = host.instanceConfig();
-  if (config === undefined) throw new MemoryConfigurationError({ message: 'The memplane worker has not started' });
-  return resolveBridgeLaunch(config, host.fallbackDataDirectory);
+async function launchOrThrow(host: McpBridgeHost, companyId: string) {
+  return resolveBridgeLaunch(await host.companyConfig(companyId), host.fallbackDataDirectory);
 }
 
-function launchOf(host: McpBridgeHost) {
+async function launchOf(host: McpBridgeHost, companyId: string) {
   try {
-    return launchOrThrow(host);
+    return await launchOrThrow(host, companyId);
   } catch (error) {
     if (MemoryError.isInstance(error)) return { refusal: error.message };
     throw error;
@@ -65,7 +63,7 @@ async function authorisedCompany(ctx: PluginContext, context: ActionContext, ope
 /** The bridge's status for a company (the settings page's data). */
 export async function readMcpBridgeData(ctx: PluginContext, host: McpBridgeHost, params: unknown): Promise<UiMcpBridgeData> {
   const { companyId } = parseInput(statusParamsSchema, params, 'mcp bridge data request', 'params');
-  const launch = launchOf(host);
+  const launch = await launchOf(host, companyId);
   return { companyId, launch, clients: await bridgeStatus(ctx.localFolders, companyId, launch) };
 }
 
@@ -79,7 +77,7 @@ export function registerMcpBridge(ctx: PluginContext, host: McpBridgeHost): void
   ctx.actions.register(memoryUiActionKeys.installMcpBridge, async (params, context): Promise<{ changes: McpBridgeChange[] }> => {
     const companyId = await authorisedCompany(ctx, context, 'mcp_bridge.install');
     const { clients } = parseInput(actionParamsSchema, params, 'mcp bridge install', 'params');
-    return { changes: await installBridge(ctx.localFolders, companyId, launchOrThrow(host), clients) };
+    return { changes: await installBridge(ctx.localFolders, companyId, await launchOrThrow(host, companyId), clients) };
   });
   ctx.actions.register(memoryUiActionKeys.removeMcpBridge, async (params, context): Promise<{ changes: McpBridgeChange[] }> => {
     const companyId = await authorisedCompany(ctx, context, 'mcp_bridge.remove');

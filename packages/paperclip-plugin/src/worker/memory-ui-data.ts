@@ -19,8 +19,8 @@ const issueParamsSchema = z.object({ companyId: identifierSchema, issueId: ident
 /** What the UI data handlers need: the worker's service, opened once, and the inspector to link to. */
 export interface MemoryUiDataHost {
   service(): Promise<PluginMemoryService>;
-  /** The memplane inspector's base URL, when there is one (the configured one, else the http-mode server's). */
-  inspectorBase?(): string | undefined;
+  /** The memplane inspector's base URL for a company, when there is one (its configured one, else its http-mode server's). */
+  inspectorBase?(companyId: string): Promise<string | undefined>;
 }
 
 /**
@@ -129,5 +129,8 @@ export async function readIssueMemoryData(service: PluginMemoryService, params: 
  */
 export function registerMemoryUiData(ctx: Pick<PluginContext, 'data'>, host: MemoryUiDataHost): void {
   ctx.data.register(memoryUiDataKeys.settings, async (params) => readSettingsData(await host.service(), params));
-  ctx.data.register(memoryUiDataKeys.issue, async (params) => readIssueMemoryData(await host.service(), params, host.inspectorBase?.()));
+  ctx.data.register(memoryUiDataKeys.issue, async (params) => {
+    const { companyId } = parseInput(issueParamsSchema, params, 'issue memory data request', 'params');
+    return readIssueMemoryData(await host.service(), params, await host.inspectorBase?.(companyId));
+  });
 }

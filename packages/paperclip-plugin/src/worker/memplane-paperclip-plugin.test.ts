@@ -15,7 +15,7 @@ afterEach(async () => {
 describe.each(workerModes)('with the service in %s mode', (mode) => {
   describe('pre_run_hydrate on agent.run.started', () => {
     it('recalls with the issue title and description, caches the preamble for the run, serves it through memory_search once and as an issue document', async () => {
-      worker = await startWorker({ companies: { acme: markdownCompany() } }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany() }, {}, undefined, mode);
       const { harness } = worker;
       harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'Deploy schedule', 'When do deploys happen after the freeze?')] });
       const noted = await harness.executeTool('memory_note', { text: 'Deploys happen on Tuesdays after the freeze.' }, run('acme', 'planner', 'run-0'));
@@ -51,7 +51,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
     });
 
     it('gives a run context of another company no access to a cached preamble, even with the same run and agent ids', async () => {
-      worker = await startWorker({ companies: { acme: markdownCompany(), globex: markdownCompany() } }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany(), globex: markdownCompany() }, {}, undefined, mode);
       const { harness } = worker;
       harness.seed({ companies: [company('acme'), company('globex')], issues: [issue('acme', 'iss-1', 'Deploy schedule', 'When do deploys happen?')] });
       await harness.executeTool('memory_note', { text: 'Deploys happen on Tuesdays.' }, run('acme', 'planner', 'run-0'));
@@ -66,7 +66,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
 
   describe('issue_comment_capture on issue.comment.created', () => {
     it('captures the full body, not the snippet, attributed to the agent and run that wrote it', async () => {
-      worker = await startWorker({ companies: { acme: markdownCompany({ issueCommentCapture: true }) } }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany({ issueCommentCapture: true }) }, {}, undefined, mode);
       const { harness } = worker;
       const body = `${'Context on the rollout plan. '.repeat(8)}The staging cluster is called Kestrel.`;
       harness.seed({
@@ -91,7 +91,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
     });
 
     it('captures a redelivered event id once, and a second event about the same comment once', async () => {
-      worker = await startWorker({ companies: { acme: markdownCompany({ issueCommentCapture: true }) } }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany({ issueCommentCapture: true }) }, {}, undefined, mode);
       const { harness } = worker;
       harness.seed({
         companies: [company('acme')],
@@ -108,7 +108,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
     });
 
     it('does not capture when the binding did not opt in', async () => {
-      worker = await startWorker({ companies: { acme: markdownCompany() } }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany() }, {}, undefined, mode);
       const { harness } = worker;
       harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'Rollout', 'x')], issueComments: [comment('acme', 'iss-1', 'cmt-1', 'Not to be kept.', { userId: 'alice' })] });
       await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' });
@@ -118,7 +118,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
 
   describe('issue_document_capture', () => {
     it('captures each document revision once, and never its own preamble document', async () => {
-      worker = await startWorker({ companies: { acme: markdownCompany({ issueDocumentCapture: true }) } }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany({ issueDocumentCapture: true }) }, {}, undefined, mode);
       const { harness } = worker;
       harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'Design', 'The design')] });
       await harness.ctx.issues.documents.upsert({ issueId: 'iss-1', key: 'plan', body: 'Plan v1: ship the importer first.', companyId: 'acme' });
@@ -141,7 +141,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
 
   describe('post_run_capture on agent.run.finished, failed and cancelled', () => {
     it('captures the comments the run wrote as its output, once per run, and drops the run cache', async () => {
-      worker = await startWorker({ companies: { acme: markdownCompany({ postRunCapture: true }) } }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany({ postRunCapture: true }) }, {}, undefined, mode);
       const { harness } = worker;
       harness.seed({
         companies: [company('acme')],
@@ -165,7 +165,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
     });
 
     it('captures what a failed run wrote, and nothing for a run that wrote no comment', async () => {
-      worker = await startWorker({ companies: { acme: markdownCompany({ postRunCapture: true }) } }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany({ postRunCapture: true }) }, {}, undefined, mode);
       const { harness } = worker;
       harness.seed({
         companies: [company('acme')],

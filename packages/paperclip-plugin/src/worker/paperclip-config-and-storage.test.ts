@@ -24,15 +24,14 @@ afterEach(async () => {
 
 describe('config changes', () => {
   it('applies a company save to that company alone, through the control plane', async () => {
-    const worker = await startWorker({ companies: { acme: twoBindings, globex: twoBindings } });
+    const worker = await startWorker({ acme: twoBindings, globex: twoBindings });
     started.push(worker);
     worker.harness.seed({ companies: [company('acme'), company('globex')] });
     await worker.harness.executeTool('memory_search', { query: 'warm up' }, { companyId: 'acme', agentId: 'planner', runId: 'r1', projectId: 'p' });
     await worker.harness.executeTool('memory_search', { query: 'warm up' }, { companyId: 'globex', agentId: 'planner', runId: 'r2', projectId: 'p' });
 
-    // acme's save also lists globex: only acme's own entry counts.
-    const saved = { companies: { acme: { ...twoBindings, agents: { planner: 'research' } }, globex: { ...twoBindings, default: 'research', agents: { planner: 'research' } } } };
-    await worker.plugin.definition.onConfigChanged?.(saved, { companyId: 'acme' });
+    // The host delivers acme's save with acme's id: globex keeps the config it loaded.
+    await worker.config.save('acme', { ...twoBindings, agents: { planner: 'research' } });
 
     expect(await worker.service.control(system('acme')).resolve('planner')).toMatchObject({ resolvedBy: 'agent', binding: { key: 'research' } });
     expect(await worker.service.control(system('globex')).resolve('planner')).toMatchObject({ resolvedBy: 'company', binding: { key: 'default' } });
@@ -57,11 +56,14 @@ const server = postgresUrl();
 describe.skipIf(server.url === undefined)(`storage on Postgres${server.reason === undefined ? '' : ` (skipped: ${server.reason})`}`, () => {
   it('keeps bindings and the log in Postgres, with the connection string from a secret reference', async () => {
     const schema = `paperclip_test_${randomBytes(4).toString('hex')}`;
-    const config = { storage: { postgres: { connectionStringRef: 'pg-connection', schema } }, companies: {} };
+    const connectionSecretId = '0c8f6a52-9d0e-4a7b-8f51-3e2d1c0b9a87';
+    const config = { acme: { storage: { postgres: { connectionString: { type: 'secret_ref', secretId: connectionSecretId }, schema } } } };
     const secrets = (harness: StartedWorker['harness']) => {
-      harness.ctx.secrets.resolve = async (reference) => {
-        if (typeof reference === 'object' && reference.secretId === 'pg-connection') return server.url!;
-        throw new Error('unknown secret');
+      // As the host: only with a company, for the secret at the config path it was saved at.
+      harness.ctx.secrets.resolve = async (reference, options) => {
+        const bound = typeof reference === 'object' && reference.secretId === connectionSecretId && options?.companyId !== undefined && options.configPath === 'storage.postgres.connectionString';
+        if (bound) return server.url!;
+        throw new Error('Secret is not bound to the plugin');
       };
     };
     const first = await startWorker(config, {}, secrets);

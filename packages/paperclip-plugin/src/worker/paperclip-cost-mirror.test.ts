@@ -14,7 +14,7 @@ afterEach(async () => {
 describe('accounting of memory calls', () => {
   it('mirrors a directly billed call to the plugin metric with the run, and keeps it in the cost ledger', async () => {
     worker = await startWorker(
-      { companies: { acme: meteredCompany } },
+      { acme: meteredCompany },
       { providers: [createMeteredProvider([{ billingType: 'metered_api', attributionMode: 'billed_directly', costCents: 3, inputTokens: 120 }])] },
     );
     const { harness } = worker;
@@ -31,7 +31,7 @@ describe('accounting of memory calls', () => {
 
   it('writes no metric for a billed call that reports tokens but no cost: counters are never invented', async () => {
     worker = await startWorker(
-      { companies: { acme: meteredCompany } },
+      { acme: meteredCompany },
       { providers: [createMeteredProvider([{ billingType: 'metered_api', attributionMode: 'billed_directly', inputTokens: 80 }])] },
     );
     const { harness } = worker;
@@ -44,7 +44,7 @@ describe('accounting of memory calls', () => {
   });
 
   it('books nothing for a call the run already pays for (included_in_run)', async () => {
-    worker = await startWorker({ companies: { acme: meteredCompany } }, { providers: [createMeteredProvider([{ billingType: 'subscription_included', inputTokens: 50 }])] });
+    worker = await startWorker({ acme: meteredCompany }, { providers: [createMeteredProvider([{ billingType: 'subscription_included', inputTokens: 50 }])] });
     const { harness } = worker;
     harness.seed({ companies: [company('acme')] });
     await harness.executeTool('memory_search', { query: 'anything' }, { companyId: 'acme', agentId: 'planner', runId: 'run-9', projectId: 'p' });

@@ -26,7 +26,7 @@ const recordIdOf = (result: { data?: unknown }) => {
 
 describe.each(workerModes)('memory_forget and memory_correct through the plugin, service in %s mode', (mode) => {
   it('forgets a note so its text is gone from the files, and corrects another, scoped to the run agent', async () => {
-    worker = await startWorker({ companies: { acme: markdownCompany } }, {}, undefined, mode);
+    worker = await startWorker({ acme: markdownCompany }, {}, undefined, mode);
     const { harness } = worker;
     harness.seed({ companies: [company('acme')] });
     const wrong = await harness.executeTool('memory_note', { text: 'The vendor contact is Ada Quill.' }, run('acme', 'planner', 'run-1'));

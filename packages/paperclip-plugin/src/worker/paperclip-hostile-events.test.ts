@@ -32,7 +32,7 @@ const hostilePayload = fc.record(
 describe.each(workerModes)('hostile event payloads, service in %s mode', (mode) => {
   let worker: StartedWorker;
   beforeAll(async () => {
-    worker = await startWorker({ companies: { acme: markdownCompany, globex: markdownCompany } }, {}, undefined, mode);
+    worker = await startWorker({ acme: markdownCompany, globex: markdownCompany }, {}, undefined, mode);
     worker.harness.seed({
       companies: [company('acme'), company('globex')],
       issues: [issue('acme', 'a-1', 'Acme work', 'Acme description'), issue('globex', 'g-1', 'Merger', globexSecret)],

@@ -1,11 +1,12 @@
 import { identifierSchema, parseInput } from '@memplane/core';
 import { z } from 'zod';
 import { mcpBridgeConfigSchema } from '../mcp-bridge/mcp-bridge-config';
+import { paperclipSecretRefSchema, refuseLegacySecretReferences } from './paperclip-secret-refs';
 import { inspectorUrlSchema, serviceLocationSchema } from './plugin-service-location';
 
 const bindingKeySchema = z.string().min(1).max(64);
 
-/** One binding of a company: a provider, its config (secrets as `{ $secret: { key } }` Paperclip secret references) and its opt-ins. */
+/** One binding of a company: a provider, its config (secrets as Paperclip `secret_ref` references) and its opt-ins. */
 const bindingSchema = z.strictObject({
   key: bindingKeySchema,
   providerId: identifierSchema.default('markdown'),
@@ -24,52 +25,57 @@ const hydrationSchema = z.strictObject({
   issueDocumentKey: z.union([z.string().min(1).max(64).regex(/^[a-z0-9][a-z0-9._-]*$/), z.literal(false)]).default('memplane-memory'),
 });
 
-/** One company's memory: its bindings, its default, its agents' overrides and hydration. */
-export const companyMemoryConfigSchema = z.strictObject({
-  bindings: z.array(bindingSchema).max(100).default([]),
-  default: bindingKeySchema.optional(),
-  agents: z.record(identifierSchema, bindingKeySchema).optional(),
-  hydration: hydrationSchema.prefault({}),
-});
-
-/** Where the worker's service keeps its data. Instance-wide: read from the instance config, never from a company's. */
+/**
+ * Where a company's in-worker service keeps its data. Companies that name the same data folder
+ * share one service (each in its own company scope); a different folder is a different service.
+ */
 const storageSchema = z.strictObject({
-  /** The data folder (SQLite file, markdown memory, cursor secret). Default: the plugin's option, else `~/.memplane/paperclip`. */
+  /**
+   * The data folder (SQLite file, markdown memory, cursor secret). Default: the plugin's option,
+   * else `~/.memplane/paperclip`, where `~` is the worker user's home from the passwd entry (the
+   * host starts the worker without HOME). Set it explicitly in production.
+   */
   dataDirectory: z.string().min(1).max(4096).optional(),
-  /** Postgres instead of SQLite (needs `@memplane/service-postgres`): a Paperclip secret reference to the connection string. */
-  postgres: z.strictObject({ connectionStringRef: z.string().min(1).max(512), schema: identifierSchema.optional() }).optional(),
+  /** Postgres instead of SQLite (needs `@memplane/service-postgres`): the connection string as a Paperclip secret reference. */
+  postgres: z.strictObject({ connectionString: paperclipSecretRefSchema, schema: identifierSchema.optional() }).optional(),
 });
 
-/** The plugin's instance config: where the service lives, storage, the inspector, the MCP bridge, and per company (keyed by company id) its memory config. */
+/**
+ * One company's plugin config, as Paperclip stores it (one config per plugin and company, read
+ * with `ctx.config.get(companyId)`): where the company's memory lives, its bindings, its
+ * default and agent overrides, hydration, the inspector and the MCP bridge.
+ */
 export const paperclipPluginConfigSchema = z
   .strictObject({
+    /** Where the memory service lives: in the worker (the default) or a `memplane serve` over `ctx.http`. */
     service: serviceLocationSchema.optional(),
+    /** The in-worker service's storage (worker mode only). */
     storage: storageSchema.optional(),
+    /** The memplane inspector the issue tab links to (`false`: no link). */
     inspectorUrl: inspectorUrlSchema.optional(),
     /** How the MCP bridge the settings page installs into agents' folders starts `@memplane/mcp` (see the README's MCP bridge section). */
     mcpBridge: mcpBridgeConfigSchema.optional(),
-    companies: z.record(identifierSchema, companyMemoryConfigSchema).default({}),
+    bindings: z.array(bindingSchema).max(100).default([]),
+    default: bindingKeySchema.optional(),
+    agents: z.record(identifierSchema, bindingKeySchema).optional(),
+    hydration: hydrationSchema.prefault({}),
   })
   .superRefine((config, issues) => {
+    refuseLegacySecretReferences(config, issues);
     if (config.service?.mode === 'http' && config.storage !== undefined) {
       issues.addIssue({ code: 'custom', path: ['storage'], message: 'applies only when the service runs in the worker; a memplane serve keeps its own storage' });
     }
   });
 
-/** A parsed instance config. */
-export type PaperclipPluginConfig = z.output<typeof paperclipPluginConfigSchema>;
 /** A parsed company config. */
-export type CompanyMemoryConfig = z.output<typeof companyMemoryConfigSchema>;
+export type PaperclipPluginConfig = z.output<typeof paperclipPluginConfigSchema>;
+/** A parsed company config (the same shape: there is no instance-wide config in Paperclip). */
+export type CompanyMemoryConfig = PaperclipPluginConfig;
 
-/** Validates the instance config; a bad one throws `MemoryValidationError` naming the field (`config.companies.acme.bindings.0.key`). */
+/** Validates a company's config; a bad one throws `MemoryValidationError` naming the field (`config.bindings.0.key`). */
 export function parsePluginConfig(config: unknown): PaperclipPluginConfig {
   return parseInput(paperclipPluginConfigSchema, config ?? {}, 'paperclip plugin config', 'config') as PaperclipPluginConfig;
 }
 
-/** The company's own entry of a config; a company with none gets the defaults (a markdown binding is made for it). */
-export function companyConfigOf(config: PaperclipPluginConfig, companyId: string): CompanyMemoryConfig | undefined {
-  return Object.hasOwn(config.companies, companyId) ? config.companies[companyId] : undefined;
-}
-
-/** The defaults a company without an entry runs on. */
-export const defaultCompanyConfig: CompanyMemoryConfig = companyMemoryConfigSchema.parse({});
+/** The defaults a company without a saved config runs on (a markdown binding is made for it). */
+export const defaultCompanyConfig: CompanyMemoryConfig = paperclipPluginConfigSchema.parse({});

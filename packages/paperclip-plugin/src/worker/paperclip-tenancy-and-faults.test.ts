@@ -24,7 +24,7 @@ async function filesUnder(folder: string): Promise<string> {
 describe.each(workerModes)('with the service in %s mode', (mode) => {
   describe('two companies in one worker', () => {
     it('never see each other: not through search, hydration, the log or the files', async () => {
-      worker = await startWorker({ companies: { acme: markdownCompany({ issueCommentCapture: true }), globex: markdownCompany() } }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany({ issueCommentCapture: true }), globex: markdownCompany() }, {}, undefined, mode);
       const { harness } = worker;
       harness.seed({
         companies: [company('acme'), company('globex')],
@@ -51,7 +51,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
     });
 
     it('refuses a tool call whose parameters name another company, logs the refusal in the caller company and writes nothing', async () => {
-      worker = await startWorker({ companies: { acme: markdownCompany(), globex: markdownCompany() } }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany(), globex: markdownCompany() }, {}, undefined, mode);
       const { harness } = worker;
       harness.seed({ companies: [company('acme'), company('globex')] });
       await harness.executeTool('memory_note', { text: 'Globex pricing is 40 per seat.' }, run('globex', 'seller', 'g-run'));
@@ -78,7 +78,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
 
   describe('two agents of one company', () => {
     it('an agent reads its own notes, never another agent\'s, through memory_search', async () => {
-      worker = await startWorker({ companies: { acme: markdownCompany() } }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany() }, {}, undefined, mode);
       const { harness } = worker;
       harness.seed({ companies: [company('acme')] });
       expect((await harness.executeTool('memory_note', { text: 'The planner keeps the launch password hint: teal walrus.' }, run('acme', 'planner', 'p-run'))).error).toBeUndefined();
@@ -95,7 +95,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
     it('is logged as failed operations without breaking the event handlers, and a redelivered capture tries again', async () => {
       const down = createDownProvider();
       worker = await startWorker(
-        { companies: { acme: { bindings: [{ key: 'down', providerId: 'down', hooks: { issueCommentCapture: true } }], default: 'down' } } },
+        { acme: { bindings: [{ key: 'down', providerId: 'down', hooks: { issueCommentCapture: true } }], default: 'down' } },
         { providers: [down.factory] },
         undefined,
         mode,
@@ -128,7 +128,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
     });
 
     it('logs a config that cannot be applied instead of throwing at the host, and tries it again on the next event', async () => {
-      worker = await startWorker({ companies: { acme: { bindings: [{ key: 'x', providerId: 'not-installed' }], default: 'x' } } }, {}, undefined, mode);
+      worker = await startWorker({ acme: { bindings: [{ key: 'x', providerId: 'not-installed' }], default: 'x' } }, {}, undefined, mode);
       const { harness } = worker;
       harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'T', 'D')], issueComments: [comment('acme', 'iss-1', 'cmt-1', 'body', { userId: 'u' })] });
       await expect(harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' })).resolves.toBeUndefined();
@@ -143,13 +143,37 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
 
 // Binding secrets resolve through Paperclip only when the service runs in the worker; a memplane serve resolves its own.
 describe('config and secrets', () => {
-  it('validates the instance config with errors that name the field', async () => {
+  it('validates a company config with errors that name the field', async () => {
     const plugin = createMemplanePaperclipPlugin();
-    expect(await plugin.definition.onValidateConfig?.({ companies: { acme: markdownCompany() } })).toEqual({ ok: true });
-    const bad = await plugin.definition.onValidateConfig?.({ companies: { acme: { bindings: [{ key: '', providerId: 'markdown' }], apiKey: 'sk-live' } } });
+    expect(await plugin.definition.onValidateConfig?.(markdownCompany())).toEqual({ ok: true });
+    const bad = await plugin.definition.onValidateConfig?.({ bindings: [{ key: '', providerId: 'markdown' }], apiKey: 'sk-live' });
     expect(bad?.ok).toBe(false);
-    expect(bad?.errors?.join('\n')).toContain('config.companies.acme.bindings.0.key');
+    expect(bad?.errors?.join('\n')).toContain('config.bindings.0.key');
     expect(bad?.errors?.join('\n')).not.toContain('sk-live');
+    // The old per-company nesting is not a company config any more.
+    expect((await plugin.definition.onValidateConfig?.({ companies: { acme: markdownCompany() } }))?.ok).toBe(false);
+  });
+
+  it('refuses a { $secret } reference wherever it stands, naming the field and the secret_ref shape to use', async () => {
+    const plugin = createMemplanePaperclipPlugin();
+    const legacy = { $secret: { key: 'serve-token' } };
+    const answers = await Promise.all([
+      plugin.definition.onValidateConfig?.({ bindings: [{ key: 'hosted', providerId: 'mem0', config: { apiKey: legacy } }], default: 'hosted' }),
+      plugin.definition.onValidateConfig?.({ service: { mode: 'http', url: 'https://memory.example.com', token: legacy } }),
+      plugin.definition.onValidateConfig?.({ storage: { postgres: { connectionString: legacy } } }),
+    ]);
+    const fields = ['config.bindings.0.config.apiKey', 'config.service.token', 'config.storage.postgres.connectionString'];
+    for (const [index, answer] of answers.entries()) {
+      expect(answer?.ok).toBe(false);
+      const text = answer?.errors?.join('\n') ?? '';
+      expect(text).toContain(`${fields[index]}:`);
+      expect(text).toMatch(/"type": "secret_ref", "secretId"/);
+    }
+    // The worker refuses it too when it reads a saved config that carries one (no binding is made).
+    worker = await startWorker({ globex: markdownCompany() }, {}, undefined, 'worker');
+    await worker.config.save('acme', { bindings: [{ key: 'hosted', providerId: 'markdown', config: { token: legacy } }], default: 'hosted' }).catch(() => undefined);
+    await expect(worker.plugin.companyConfig('acme')).rejects.toMatchObject({ code: 'MEMORY_VALIDATION', message: expect.stringContaining('bindings.0.config.token') });
+    expect(await worker.service.control({ actor: { kind: 'system', component: 'test' }, companyId: 'acme' }).listBindings()).toEqual([]);
   });
 
   it('resolves a binding secret through Paperclip secrets for the binding company, and never stores the value', async () => {
@@ -165,17 +189,21 @@ describe('config and secrets', () => {
       },
     };
     const resolutions: unknown[] = [];
+    const secretId = '3f9a2b1c-5d4e-4f6a-8b7c-0d1e2f3a4b5c';
     worker = await startWorker(
-      { companies: { acme: { bindings: [{ key: 'hosted', providerId: 'recording', config: { apiKey: { $secret: { key: 'secret-acme' } } } }], default: 'hosted' } } },
+      { acme: { bindings: [{ key: 'hosted', providerId: 'recording', config: { apiKey: { type: 'secret_ref', secretId } } }], default: 'hosted' } },
       { providers: [recording] },
+      (harness) => {
+        harness.ctx.secrets.resolve = async (reference, options) => {
+          resolutions.push({ reference, options });
+          return 'sk-acme-value';
+        };
+      },
     );
     const { harness } = worker;
-    harness.ctx.secrets.resolve = async (reference, options) => {
-      resolutions.push({ reference, options });
-      return 'sk-acme-value';
-    };
     await harness.emit('issue.comment.created', { commentId: 'none', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' });
-    expect(resolutions).toContainEqual({ reference: { type: 'secret_ref', secretId: 'secret-acme' }, options: { companyId: 'acme' } });
+    // The host finds the binding by the company and the config path the secret_ref was saved at.
+    expect(resolutions).toContainEqual({ reference: { type: 'secret_ref', secretId, version: 'latest' }, options: { companyId: 'acme', configPath: 'bindings.0.config.apiKey' } });
     const binding = await worker.service.control({ actor: { kind: 'system', component: 'test' }, companyId: 'acme' }).getBinding('hosted');
     expect(JSON.stringify(binding)).not.toContain('sk-acme-value');
     await worker.service.flush();

@@ -4,7 +4,7 @@ import { createMemplanePaperclipPlugin } from './memplane-paperclip-plugin';
 import { inspectorOperationsUrl } from './memory-ui-data';
 import { inspectorBaseOf, isLoopbackHost, serverUrlRefusal } from './plugin-service-location';
 
-const token = { $secret: { key: 'memplane-token' } };
+const token = { type: 'secret_ref', secretId: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a' };
 const validate = (config: unknown) => createMemplanePaperclipPlugin().definition.onValidateConfig?.(config as Record<string, unknown>);
 
 const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,14}[a-z0-9]$/);
@@ -39,7 +39,7 @@ describe('where memplane serve may be', () => {
     expect(insecure).toMatchObject({ ok: false, errors: [expect.stringMatching(/^config\.service\.url: is plain http:\/\//)] });
     const plain = await validate({ service: { mode: 'http', url: 'https://memory.example.com', token: 'mps_plain-token-in-config' } });
     expect(plain?.ok).toBe(false);
-    expect(plain?.errors?.join('\n')).toMatch(/^config\.service\.token: must be a Paperclip secret reference/);
+    expect(plain?.errors?.join('\n')).toMatch(/^config\.service\.token: must be a Paperclip secret reference \{ "type": "secret_ref"/);
     expect(plain?.errors?.join('\n')).not.toContain('mps_plain-token-in-config');
     const storage = await validate({ service: { mode: 'http', url: 'https://memory.example.com', token }, storage: { dataDirectory: '/srv/x' } });
     expect(storage?.errors).toEqual([expect.stringMatching(/^config\.storage: applies only when the service runs in the worker/)]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paperclipSecretRefSchema } from './paperclip-secret-refs';
 
 /** Whether a URL's host is this machine: `localhost`, 127.0.0.0/8 or `::1`. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -22,18 +23,13 @@ export function serverUrlRefusal(text: string, allowInsecureHttp: boolean): stri
     return 'is not an absolute URL';
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an https:// (or loopback http://) URL';
-  if (url.username !== '' || url.password !== '') return 'must not carry credentials; the token is a secret reference in service.token';
+  if (url.username !== '' || url.password !== '') return 'must not carry credentials; the token is a secret_ref in service.token';
   if (url.search !== '' || url.hash !== '') return 'must not have a query or a fragment';
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
     return 'is plain http:// to a host that is not this machine, so the token would travel in clear; use https://, or set service.allowInsecureHttp on a network you trust';
   }
   return undefined;
 }
-
-const secretReferenceSchema = z.strictObject(
-  { $secret: z.strictObject({ key: z.string().min(1).max(512) }) },
-  { error: 'must be a Paperclip secret reference { "$secret": { "key": "<secret id>" } }, never the token itself' },
-);
 
 /** The service hosted in the worker (the default). */
 const workerServiceSchema = z.strictObject({ mode: z.literal('worker') });
@@ -42,10 +38,15 @@ const workerServiceSchema = z.strictObject({ mode: z.literal('worker') });
 const httpServiceSchema = z
   .strictObject({
     mode: z.literal('http'),
-    /** The server's base URL, such as `https://memory.internal:4680` (the `/v1` routes are under it). */
+    /**
+     * The server's base URL, such as `https://memory.example.com` (the `/v1` routes are under it).
+     * Paperclip's `ctx.http` refuses loopback and private addresses (10/8, 172.16/12, 192.168/16,
+     * 127/8, 169.254/16, ::1, fc00::/7, fe80::/10), so on Paperclip 2026.916.1 this must be a
+     * public https address; loopback passes this check for hosts whose `ctx.http` allows it.
+     */
     url: z.string().min(1).max(2048),
     /** The server token (`memplane serve token issue`), as a Paperclip secret reference. */
-    token: secretReferenceSchema,
+    token: paperclipSecretRefSchema,
     /** Allow plain http:// to a host that is not loopback (the token then travels in clear). Default false. */
     allowInsecureHttp: z.boolean().default(false),
     /** How long one call may take before the worker gives up on it (`MEMORY_TIMEOUT`). Default 15 s. */

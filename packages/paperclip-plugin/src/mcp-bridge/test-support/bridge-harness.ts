@@ -3,6 +3,7 @@ import { createTestHarness, type TestHarness } from '@paperclipai/plugin-sdk/tes
 import manifest from '../../manifest';
 import { memoryUiActionKeys, memoryUiDataKeys, type UiMcpBridgeData } from '../../memory-ui-contract';
 import { parsePluginConfig } from '../../worker/paperclip-plugin-config';
+import { hostCompanyConfig } from '../../worker/test-support/host-company-config';
 import type { McpBridgeClientId } from '../mcp-bridge-clients';
 import { registerMcpBridge } from '../mcp-bridge-handlers';
 import type { McpBridgeChange } from '../mcp-bridge-installer';
@@ -30,10 +31,12 @@ export interface BridgeHarness {
   write(companyId: string, folderKey: string, relativePath: string, text: string): Promise<void>;
 }
 
+/** `config` is every company's saved config (each company has its own in Paperclip). */
 export function bridgeHarness(config: Record<string, unknown> = {}): BridgeHarness {
-  const harness = createTestHarness({ manifest, config });
+  const harness = createTestHarness({ manifest });
+  hostCompanyConfig(harness, { acme: config, globex: config });
   harness.seed({ accessMembers: [member('acme', 'ada', 'owner'), member('acme', 'vic', 'viewer'), member('acme', 'sam', 'admin', 'suspended'), member('globex', 'gus', 'admin')] });
-  registerMcpBridge(harness.ctx, { instanceConfig: () => parsePluginConfig(config), fallbackDataDirectory: pluginDataFolder });
+  registerMcpBridge(harness.ctx, { companyConfig: async (companyId) => parsePluginConfig(await harness.ctx.config.get(companyId)), fallbackDataDirectory: pluginDataFolder });
   const act = async (key: string, companyId: string, userId: string, params: Record<string, unknown>) =>
     (await harness.performAction<{ changes: McpBridgeChange[] }>(key, params, { companyId, actor: { type: 'user', userId } })).changes;
   return {

@@ -6,6 +6,7 @@ import { openServerTokenFile, startMemplaneServer, type RunningMemplaneServer, t
 import { createTestHarness, type TestHarness } from '@paperclipai/plugin-sdk/testing';
 import { createMemplanePaperclipPlugin, type MemplanePaperclipPlugin } from '../memplane-paperclip-plugin';
 import { pluginSqliteFileName } from '../paperclip-service-host';
+import { hostCompanyConfig, type CompanyConfigs, type HostCompanyConfig } from './host-company-config';
 import { workerTestManifest } from './paperclip-fixtures';
 
 /** Where the worker's service lives in a test: hosted in the worker, or a real `memplane serve` on a loopback port. */
@@ -14,15 +15,20 @@ export type WorkerMode = 'worker' | 'http';
 /** Both modes, for `describe.each`. */
 export const workerModes: WorkerMode[] = ['worker', 'http'];
 
-/** The Paperclip secret id the http-mode config names for the server token. */
-export const serverTokenSecretId = 'memplane-serve-token';
+/** The Paperclip secret (a company secret's uuid) the http-mode config names for the server token. */
+export const serverTokenSecretId = '5e7a1c4e-2b1d-4c6f-9a8e-0d3b7f1e2a90';
+
+/** The company the harness opens the service with: the first company's storage or service, without its bindings. */
+const probeCompanyId = 'harness-probe';
 
 /** A started worker in Paperclip's test harness, with its data folder. */
 export interface StartedWorker {
   mode: WorkerMode;
   harness: TestHarness;
   plugin: MemplanePaperclipPlugin;
-  /** The service that holds the memory: the worker's own, or the one under the server. */
+  /** The host's per-company config: every read the worker made, and a save that tells the worker. */
+  config: HostCompanyConfig;
+  /** The service that holds the memory: the worker's own (where the first company's config says), or the one under the server. */
   service: MemoryService;
   folder: string;
   /** The server and its tokens (http mode only). */
@@ -54,14 +60,15 @@ async function startServer(folder: string, settings: Partial<MemoryServiceSettin
 }
 
 /**
- * Starts the plugin in the SDK's test harness on a fresh data folder. In `http` mode a real
- * `memplane serve` runs in this process on a loopback port over that folder, with the service
- * settings, and the plugin reaches it through `ctx.http` with an operator token read from a
- * Paperclip secret. `prepare` runs before `setup` (to stand in for host services the harness
- * fakes, such as `ctx.secrets`).
+ * Starts the plugin in the SDK's test harness on a fresh data folder, with each company's config
+ * served the way Paperclip serves it (`hostCompanyConfig`: per company, and a read without a
+ * company refused). In `http` mode a real `memplane serve` runs in this process on a loopback
+ * port over that folder, with the service settings, and each company's config points the plugin
+ * at it through `ctx.http` with an operator token read from a Paperclip `secret_ref`. `prepare`
+ * runs before `setup` (to stand in for host services the harness fakes, such as `ctx.secrets`).
  */
 export async function startWorker(
-  config: Record<string, unknown>,
+  configs: CompanyConfigs,
   serviceSettings: Partial<MemoryServiceSettings> = {},
   prepare: (harness: TestHarness, folder: string) => void = () => undefined,
   mode: WorkerMode = 'worker',
@@ -70,24 +77,34 @@ export async function startWorker(
   const folder = await mkdtemp(join(tmpdir(), 'memplane-paperclip-worker-'));
   const server = mode === 'http' ? await startServer(folder, serviceSettings, serverSettings) : undefined;
   const relay = serverSettings.actAsAgents === true ? { actAsAgents: true } : {};
-  const pluginConfig = server === undefined ? config : { ...config, service: { mode: 'http', url: server.http.url, token: { $secret: { key: serverTokenSecretId } }, ...relay } };
-  const harness = createTestHarness({ manifest: workerTestManifest, config: pluginConfig });
+  const served = (config: Record<string, unknown>) =>
+    server === undefined || config['service'] !== undefined ? config : { ...config, service: { mode: 'http', url: server.http.url, token: { type: 'secret_ref', secretId: serverTokenSecretId }, ...relay } };
+  // A company of the harness's own, with the first company's storage or service and no bindings, opens that service up front.
+  const [firstConfig = {}] = Object.values(configs);
+  const probe = Object.fromEntries(Object.entries(firstConfig).filter(([field]) => field === 'storage' || field === 'service'));
+  const companyConfigs = Object.fromEntries([...Object.entries(configs), [probeCompanyId, probe]].map(([companyId, config]) => [companyId, served(config as Record<string, unknown>)]));
+  const harness = createTestHarness({ manifest: workerTestManifest });
+  const plugin = createMemplanePaperclipPlugin({ dataDirectory: folder, serviceSettings });
+  const config = hostCompanyConfig(harness, companyConfigs, (saved, change) => plugin.definition.onConfigChanged?.(served(saved), change));
   if (server !== undefined) {
     const resolve = harness.ctx.secrets.resolve.bind(harness.ctx.secrets);
-    harness.ctx.secrets.resolve = async (reference, options) =>
-      (reference as unknown as { secretId?: string }).secretId === serverTokenSecretId ? server.token : resolve(reference, options);
+    harness.ctx.secrets.resolve = async (reference, options) => {
+      // The host resolves only with a company and for a reference bound in that company's saved config.
+      if (options?.companyId === undefined) throw new Error('companyId is required for plugin secret resolution');
+      return (reference as unknown as { secretId?: string }).secretId === serverTokenSecretId ? server.token : resolve(reference, options);
+    };
   }
   prepare(harness, folder);
-  const plugin = createMemplanePaperclipPlugin({ dataDirectory: folder, serviceSettings });
   await plugin.definition.setup(harness.ctx);
-  const used = plugin.service();
-  if (used === undefined) throw new TypeError('the worker did not open its service');
-  const service = server?.service ?? (used as { hosted?: MemoryService }).hosted;
+  if (config.reads.length > 0) throw new TypeError('setup read a config; Paperclip has none without a company');
+  const opened = await plugin.companyService(probeCompanyId);
+  const service = server?.service ?? (opened as { hosted?: MemoryService }).hosted;
   if (service === undefined) throw new TypeError('the worker service is neither hosted nor served');
   return {
     mode,
     harness,
     plugin,
+    config,
     service,
     folder,
     ...(server === undefined ? {} : { server: { http: server.http, tokens: server.tokens, tokenId: server.tokenId } }),
