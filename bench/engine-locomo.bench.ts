@@ -85,8 +85,10 @@ export const engineLocomoBenchmark: Benchmark = {
     if (server === undefined) scores.push(['engine + an embedding model over an OpenAI-compatible URL', 'skipped: set MEMPLANE_EMBEDDINGS_URL, MEMPLANE_EMBEDDINGS_MODEL and MEMPLANE_EMBEDDINGS_DIMENSIONS to measure it']);
     else {
       // Markdown's hybrid with the same model, so the fusion of both adapters is compared on one embedder.
-      process.stdout.write('  markdown hybrid with the same model...\n');
-      scores.push([`markdown hybrid, ${process.env.MEMPLANE_EMBEDDINGS_MODEL} (same URL), RRF (k 60)`, await scoreLocomo(data, { name: 'hybrid', settings: { embedder: server, fusion: 'rrf' } })]);
+      for (const [fusion, label] of [['rrf', 'RRF (k 60)'], ['weighted', 'weighted 0.7/0.3']] as const) {
+        process.stdout.write(`  markdown hybrid with the same model, ${label}...\n`);
+        scores.push([`markdown hybrid, ${process.env.MEMPLANE_EMBEDDINGS_MODEL} (same URL), ${label}`, await scoreLocomo(data, { name: 'hybrid', settings: { embedder: server, fusion } })]);
+      }
     }
     const questionCounts = (scores.find(([, score]) => typeof score !== 'string')?.[1] as LocomoScores | undefined)?.questions ?? {};
     return {
