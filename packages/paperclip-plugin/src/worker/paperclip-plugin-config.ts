@@ -1,12 +1,16 @@
 import { identifierSchema, parseInput } from '@memplane/core';
 import { z } from 'zod';
 import { mcpBridgeConfigSchema } from '../mcp-bridge/mcp-bridge-config';
-import { paperclipSecretRefSchema, refuseLegacySecretReferences } from './paperclip-secret-refs';
+import { paperclipSecretRefSchema, refuseLegacySecretReferences, refuseSecretRefsForServer } from './paperclip-secret-refs';
 import { inspectorUrlSchema, serviceLocationSchema } from './plugin-service-location';
 
 const bindingKeySchema = z.string().min(1).max(64);
 
-/** One binding of a company: a provider, its config (secrets as Paperclip `secret_ref` references) and its opt-ins. */
+/**
+ * One binding of a company: a provider, its config and its opt-ins. Secrets in the config are
+ * Paperclip `secret_ref` references with the service in the worker; with a `memplane serve` they
+ * are the server's own `{ $secret: … }` references, which the server resolves.
+ */
 const bindingSchema = z.strictObject({
   key: bindingKeySchema,
   providerId: identifierSchema.default('markdown'),
@@ -61,7 +65,11 @@ export const paperclipPluginConfigSchema = z
     hydration: hydrationSchema.prefault({}),
   })
   .superRefine((config, issues) => {
-    refuseLegacySecretReferences(config, issues);
+    // In http mode a binding's config goes to the server, which resolves its own `$secret` references;
+    // everywhere else (and for the token) only a Paperclip secret_ref can ever resolve.
+    const overHttp = config.service?.mode === 'http';
+    refuseLegacySecretReferences(overHttp ? { ...config, bindings: [] } : config, issues);
+    if (overHttp) config.bindings.forEach((binding, index) => refuseSecretRefsForServer(binding.config, issues, ['bindings', index, 'config']));
     if (config.service?.mode === 'http' && config.storage !== undefined) {
       issues.addIssue({ code: 'custom', path: ['storage'], message: 'applies only when the service runs in the worker; a memplane serve keeps its own storage' });
     }

@@ -45,6 +45,22 @@ export function refuseLegacySecretReferences(value: unknown, issues: z.Refinemen
   for (const path of legacySecretReferencePaths(value)) issues.addIssue({ code: 'custom', path: [...base, ...path], message: legacyMessage });
 }
 
+const serverBindingMessage =
+  'is a Paperclip secret_ref, which a memplane serve cannot resolve: with service.mode "http" the server resolves a binding\'s secrets itself, so use its { "$secret": { "env": "<variable>" } } or { "$secret": { "key": "<key>" } } form';
+
+/** Every Paperclip `secret_ref` in a value, by path. */
+function paperclipSecretRefPaths(value: unknown, path: Array<string | number> = []): Array<Array<string | number>> {
+  if (isRecord(value) && value['type'] === 'secret_ref') return [path];
+  if (Array.isArray(value)) return value.flatMap((item, index) => paperclipSecretRefPaths(item, [...path, index]));
+  if (!isRecord(value)) return [];
+  return Object.entries(value).flatMap(([key, item]) => paperclipSecretRefPaths(item, [...path, key]));
+}
+
+/** Adds an issue for each `secret_ref` in a binding config sent to a memplane serve (which resolves its own secrets). */
+export function refuseSecretRefsForServer(value: unknown, issues: z.RefinementCtx, base: Array<string | number>): void {
+  for (const path of paperclipSecretRefPaths(value)) issues.addIssue({ code: 'custom', path: [...base, ...path], message: serverBindingMessage });
+}
+
 // The service stores `{ $secret: { key } }` in a binding's config and hands the key back to its
 // resolver when it builds the adapter. The key carries what the host needs to find the binding:
 // the secret, its version and the config path it was saved at.

@@ -169,6 +169,11 @@ describe('config and secrets', () => {
       expect(text).toContain(`${fields[index]}:`);
       expect(text).toMatch(/"type": "secret_ref", "secretId"/);
     }
+    // With a memplane serve, a binding's config is the server's: its own $secret form is what it resolves, a secret_ref never.
+    const server = { mode: 'http', url: 'https://memory.example.com', token: { type: 'secret_ref', secretId: '3f9a2b1c-5d4e-4f6a-8b7c-0d1e2f3a4b5c' } };
+    expect(await plugin.definition.onValidateConfig?.({ service: server, bindings: [{ key: 'hosted', providerId: 'mem0', config: { apiKey: { $secret: { env: 'MEM0_API_KEY' } } } }] })).toEqual({ ok: true });
+    const forServer = await plugin.definition.onValidateConfig?.({ service: server, bindings: [{ key: 'hosted', providerId: 'mem0', config: { apiKey: { type: 'secret_ref', secretId: '3f9a2b1c-5d4e-4f6a-8b7c-0d1e2f3a4b5c' } } }] });
+    expect(forServer?.errors).toEqual([expect.stringMatching(/^config\.bindings\.0\.config\.apiKey: is a Paperclip secret_ref, which a memplane serve cannot resolve/)]);
     // The worker refuses it too when it reads a saved config that carries one (no binding is made).
     worker = await startWorker({ globex: markdownCompany() }, {}, undefined, 'worker');
     await worker.config.save('acme', { bindings: [{ key: 'hosted', providerId: 'markdown', config: { token: legacy } }], default: 'hosted' }).catch(() => undefined);
