@@ -78,7 +78,12 @@ export function serviceSecretKey(ref: PaperclipSecretRef, configPath: string): s
 
 /** The reference and config path a service key stands for; throws for a key the plugin did not write. */
 export function decodeServiceSecretKey(key: string): { ref: PaperclipSecretRef; configPath: string } {
-  const decoded: unknown = key.startsWith(keyPrefix) ? JSON.parse(key.slice(keyPrefix.length)) : undefined;
+  let decoded: unknown;
+  try {
+    decoded = key.startsWith(keyPrefix) ? JSON.parse(key.slice(keyPrefix.length)) : undefined;
+  } catch {
+    decoded = undefined;
+  }
   const parsed = z.tuple([z.guid(), z.union([z.literal('latest'), z.number().int().positive()]), z.string().min(1)]).safeParse(decoded);
   if (!parsed.success) throw new MemoryConfigurationError({ message: 'A binding names a secret the plugin did not write; name it in the company config as a secret_ref' });
   const [secretId, version, configPath] = parsed.data;
