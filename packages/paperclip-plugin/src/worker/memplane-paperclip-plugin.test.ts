@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { comment, company, createDownProvider, issue } from './test-support/paperclip-fixtures';
+import { comment, commentEvent, company, createDownProvider, documentEvent, issue, runEvent } from './test-support/paperclip-fixtures';
+import { behaveLikeRealHost, type HostDocumentWrite } from './test-support/paperclip-real-host';
 import { startWorker, workerModes, type StartedWorker } from './test-support/worker-harness';
 
 const markdownCompany = (hooks: Record<string, boolean> = {}) => ({ bindings: [{ key: 'default', providerId: 'markdown', hooks }], default: 'default' });
@@ -11,17 +12,19 @@ afterEach(async () => {
   worker = undefined;
 });
 
-// Every scenario runs with the service hosted in the worker and with a real memplane serve reached over ctx.http.
+// Every scenario runs with the service hosted in the worker and with a real memplane serve reached over ctx.http,
+// on a harness that behaves like a real Paperclip host (comments newest first, documents updated only
+// with a base revision) and with the host's event shapes (the company in the envelope only).
 describe.each(workerModes)('with the service in %s mode', (mode) => {
   describe('pre_run_hydrate on agent.run.started', () => {
     it('recalls with the issue title and description, caches the preamble for the run, serves it through memory_search once and as an issue document', async () => {
-      worker = await startWorker({ acme: markdownCompany() }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany() }, {}, behaveLikeRealHost, mode);
       const { harness } = worker;
       harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'Deploy schedule', 'When do deploys happen after the freeze?')] });
       const noted = await harness.executeTool('memory_note', { text: 'Deploys happen on Tuesdays after the freeze.' }, run('acme', 'planner', 'run-0'));
       expect(noted.error).toBeUndefined();
 
-      await harness.emit('agent.run.started', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'run-1' });
+      await harness.emit('agent.run.started', ...runEvent('acme', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1' }));
 
       const cached = (await harness.ctx.state.get({ scopeKind: 'run', scopeId: 'run-1', namespace: 'memplane', stateKey: 'hydration' })) as { preamble: string; issueId: string };
       expect(cached.preamble).toMatch(/^## Remembered context \(advisory\)/);
@@ -51,11 +54,11 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
     });
 
     it('gives a run context of another company no access to a cached preamble, even with the same run and agent ids', async () => {
-      worker = await startWorker({ acme: markdownCompany(), globex: markdownCompany() }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany(), globex: markdownCompany() }, {}, behaveLikeRealHost, mode);
       const { harness } = worker;
       harness.seed({ companies: [company('acme'), company('globex')], issues: [issue('acme', 'iss-1', 'Deploy schedule', 'When do deploys happen?')] });
       await harness.executeTool('memory_note', { text: 'Deploys happen on Tuesdays.' }, run('acme', 'planner', 'run-0'));
-      await harness.emit('agent.run.started', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme' });
+      await harness.emit('agent.run.started', ...runEvent('acme', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1' }));
       // The same run and agent ids presented by a globex run context: the state is acme's, so globex reads none of it.
       const foreign = await harness.executeTool('memory_search', { query: 'deploys' }, run('globex', 'planner', 'run-1'));
       expect(foreign.error).toBeUndefined();
@@ -66,7 +69,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
 
   describe('issue_comment_capture on issue.comment.created', () => {
     it('captures the full body, not the snippet, attributed to the agent and run that wrote it', async () => {
-      worker = await startWorker({ acme: markdownCompany({ issueCommentCapture: true }) }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany({ issueCommentCapture: true }) }, {}, behaveLikeRealHost, mode);
       const { harness } = worker;
       const body = `${'Context on the rollout plan. '.repeat(8)}The staging cluster is called Kestrel.`;
       harness.seed({
@@ -74,7 +77,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
         issues: [issue('acme', 'iss-1', 'Rollout', 'Plan the rollout')],
         issueComments: [comment('acme', 'iss-1', 'cmt-1', body, { agentId: 'builder', runId: 'run-7' })],
       });
-      await harness.emit('issue.comment.created', { commentId: 'cmt-1', bodySnippet: body.slice(0, 120), agentId: 'builder', runId: 'run-7', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1', entityType: 'issue' });
+      await harness.emit('issue.comment.created', ...commentEvent('acme', 'iss-1', { commentId: 'cmt-1', body, agentId: 'builder', runId: 'run-7' }));
 
       const [capture] = (await worker.operations('acme')).filter((entry) => entry.operation === 'capture');
       expect(capture).toMatchObject({
@@ -91,45 +94,46 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
     });
 
     it('captures a redelivered event id once, and a second event about the same comment once', async () => {
-      worker = await startWorker({ acme: markdownCompany({ issueCommentCapture: true }) }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany({ issueCommentCapture: true }) }, {}, behaveLikeRealHost, mode);
       const { harness } = worker;
       harness.seed({
         companies: [company('acme')],
         issues: [issue('acme', 'iss-1', 'Rollout', 'Plan the rollout')],
         issueComments: [comment('acme', 'iss-1', 'cmt-1', 'Rollbacks need two approvals.', { userId: 'alice' })],
       });
-      const event = { commentId: 'cmt-1', companyId: 'acme' };
-      await harness.emit('issue.comment.created', event, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-1' });
-      await harness.emit('issue.comment.created', event, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-1' });
-      await harness.emit('issue.comment.created', event, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-2' });
-      await Promise.all([1, 2, 3].map(() => harness.emit('issue.comment.created', event, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-3' })));
+      const event = (eventId: string) => commentEvent('acme', 'iss-1', { commentId: 'cmt-1', body: 'Rollbacks need two approvals.' }, eventId);
+      await harness.emit('issue.comment.created', ...event('evt-1'));
+      await harness.emit('issue.comment.created', ...event('evt-1'));
+      await harness.emit('issue.comment.created', ...event('evt-2'));
+      await Promise.all([1, 2, 3].map(() => harness.emit('issue.comment.created', ...event('evt-3'))));
       const captures = (await worker.operations('acme')).filter((entry) => entry.operation === 'capture');
       expect(captures).toHaveLength(1);
     });
 
     it('does not capture when the binding did not opt in', async () => {
-      worker = await startWorker({ acme: markdownCompany() }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany() }, {}, behaveLikeRealHost, mode);
       const { harness } = worker;
       harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'Rollout', 'x')], issueComments: [comment('acme', 'iss-1', 'cmt-1', 'Not to be kept.', { userId: 'alice' })] });
-      await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' });
+      await harness.emit('issue.comment.created', ...commentEvent('acme', 'iss-1', { commentId: 'cmt-1' }));
       expect((await worker.operations('acme')).filter((entry) => entry.operation === 'capture')).toEqual([]);
     });
   });
 
   describe('issue_document_capture', () => {
     it('captures each document revision once, and never its own preamble document', async () => {
-      worker = await startWorker({ acme: markdownCompany({ issueDocumentCapture: true }) }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany({ issueDocumentCapture: true }) }, {}, behaveLikeRealHost, mode);
       const { harness } = worker;
       harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'Design', 'The design')] });
-      await harness.ctx.issues.documents.upsert({ issueId: 'iss-1', key: 'plan', body: 'Plan v1: ship the importer first.', companyId: 'acme' });
-      const documentEvent = { issueId: 'iss-1', key: 'plan', companyId: 'acme' };
-      await harness.emit('issue.document.created', documentEvent, { companyId: 'acme', entityId: 'iss-1' });
-      await harness.emit('issue.document.updated', documentEvent, { companyId: 'acme', entityId: 'iss-1' });
-      await harness.ctx.issues.documents.upsert({ issueId: 'iss-1', key: 'plan', body: 'Plan v2: ship the exporter first.', companyId: 'acme' });
-      await harness.emit('issue.document.updated', documentEvent, { companyId: 'acme', entityId: 'iss-1' });
-      await harness.emit('issue.document.updated', documentEvent, { companyId: 'acme', entityId: 'iss-1' });
+      const v1 = await harness.ctx.issues.documents.upsert({ issueId: 'iss-1', key: 'plan', body: 'Plan v1: ship the importer first.', companyId: 'acme' });
+      await harness.emit('issue.document.created', ...documentEvent('acme', 'iss-1', { key: 'plan', revisionNumber: 1 }));
+      await harness.emit('issue.document.updated', ...documentEvent('acme', 'iss-1', { key: 'plan', revisionNumber: 1 }));
+      // A user's update names the revision it replaces, as the host requires.
+      const v2: HostDocumentWrite = { issueId: 'iss-1', key: 'plan', body: 'Plan v2: ship the exporter first.', companyId: 'acme', baseRevisionId: v1.latestRevisionId! };
+      await harness.ctx.issues.documents.upsert(v2);
+      await harness.emit('issue.document.updated', ...documentEvent('acme', 'iss-1', { key: 'plan', revisionNumber: 2 }));
+      await harness.emit('issue.document.updated', ...documentEvent('acme', 'iss-1', { key: 'plan', revisionNumber: 2 }));
       await harness.ctx.issues.documents.upsert({ issueId: 'iss-1', key: 'memplane-memory', body: '## Remembered context (advisory)\n- x', companyId: 'acme' });
-      await harness.emit('issue.document.updated', { issueId: 'iss-1', key: 'memplane-memory', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' });
+      await harness.emit('issue.document.updated', ...documentEvent('acme', 'iss-1', { key: 'memplane-memory' }));
 
       const captures = (await worker.operations('acme')).filter((entry) => entry.operation === 'capture');
       expect(captures.map((entry) => [entry.hookKind, entry.source?.documentKey])).toEqual([
@@ -141,7 +145,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
 
   describe('post_run_capture on agent.run.finished, failed and cancelled', () => {
     it('captures the comments the run wrote as its output, once per run, and drops the run cache', async () => {
-      worker = await startWorker({ acme: markdownCompany({ postRunCapture: true }) }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany({ postRunCapture: true }) }, {}, behaveLikeRealHost, mode);
       const { harness } = worker;
       harness.seed({
         companies: [company('acme')],
@@ -151,9 +155,9 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
           comment('acme', 'iss-1', 'cmt-2', 'Someone else wrote this.', { userId: 'alice' }),
         ],
       });
-      await harness.emit('agent.run.started', { runId: 'run-3', agentId: 'builder', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme' });
-      await harness.emit('agent.run.finished', { runId: 'run-3', agentId: 'builder', issueId: 'iss-1', status: 'succeeded', companyId: 'acme' }, { companyId: 'acme', eventId: 'fin-1' });
-      await harness.emit('agent.run.cancelled', { runId: 'run-3', agentId: 'builder', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme', eventId: 'fin-2' });
+      await harness.emit('agent.run.started', ...runEvent('acme', { runId: 'run-3', agentId: 'builder', issueId: 'iss-1' }));
+      await harness.emit('agent.run.finished', ...runEvent('acme', { runId: 'run-3', agentId: 'builder', issueId: 'iss-1', status: 'succeeded' }, 'fin-1'));
+      await harness.emit('agent.run.cancelled', ...runEvent('acme', { runId: 'run-3', agentId: 'builder', issueId: 'iss-1', status: 'cancelled' }, 'fin-2'));
 
       const captures = (await worker.operations('acme')).filter((entry) => entry.operation === 'capture');
       expect(captures).toHaveLength(1);
@@ -165,15 +169,15 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
     });
 
     it('captures what a failed run wrote, and nothing for a run that wrote no comment', async () => {
-      worker = await startWorker({ acme: markdownCompany({ postRunCapture: true }) }, {}, undefined, mode);
+      worker = await startWorker({ acme: markdownCompany({ postRunCapture: true }) }, {}, behaveLikeRealHost, mode);
       const { harness } = worker;
       harness.seed({
         companies: [company('acme')],
         issues: [issue('acme', 'iss-1', 'Migration', 'Run the migration')],
         issueComments: [comment('acme', 'iss-1', 'cmt-1', 'The migration stopped: table invoices is locked by the nightly export.', { agentId: 'builder', runId: 'run-5' })],
       });
-      await harness.emit('agent.run.failed', { runId: 'run-5', agentId: 'builder', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme', eventId: 'fail-1' });
-      await harness.emit('agent.run.failed', { runId: 'run-6', agentId: 'builder', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme', eventId: 'fail-2' });
+      await harness.emit('agent.run.failed', ...runEvent('acme', { runId: 'run-5', agentId: 'builder', issueId: 'iss-1', status: 'failed' }, 'fail-1'));
+      await harness.emit('agent.run.failed', ...runEvent('acme', { runId: 'run-6', agentId: 'builder', issueId: 'iss-1', status: 'failed' }, 'fail-2'));
 
       const captures = (await worker.operations('acme')).filter((entry) => entry.operation === 'capture');
       expect(captures.map((entry) => [entry.hookKind, entry.heartbeatRunId])).toEqual([['post_run_capture', 'run-5']]);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { MemoryAdapter } from '@memplane/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemplanePaperclipPlugin } from './memplane-paperclip-plugin';
-import { comment, company, createDownProvider, issue } from './test-support/paperclip-fixtures';
+import { comment, commentEvent, company, createDownProvider, issue, runEvent } from './test-support/paperclip-fixtures';
 import { startWorker, workerModes, type StartedWorker } from './test-support/worker-harness';
 
 const markdownCompany = (hooks: Record<string, boolean> = {}) => ({ bindings: [{ key: 'default', providerId: 'markdown', hooks }], default: 'default' });
@@ -32,13 +32,13 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
         issueComments: [comment('acme', 'a-1', 'a-c1', 'The Bluebird launch date is March 3.', { agentId: 'planner', runId: 'a-run' })],
       });
       await harness.executeTool('memory_note', { text: 'Bluebird is the secret launch codename.' }, run('acme', 'planner', 'a-run'));
-      await harness.emit('issue.comment.created', { commentId: 'a-c1', companyId: 'acme' }, { companyId: 'acme', entityId: 'a-1' });
+      await harness.emit('issue.comment.created', ...commentEvent('acme', 'a-1', { commentId: 'a-c1', agentId: 'planner', runId: 'a-run' }));
       expect((await harness.executeTool('memory_search', { query: 'Bluebird launch' }, run('acme', 'planner', 'a-run-2'))).content).toContain('Bluebird');
 
       const search = await harness.executeTool('memory_search', { query: 'Bluebird launch codename', reach: 'company' }, run('globex', 'planner', 'g-run'));
       expect(search.error).toBeUndefined();
       expect(search.content).toBe('No memories matched.');
-      await harness.emit('agent.run.started', { runId: 'g-run-2', agentId: 'planner', issueId: 'g-1', companyId: 'globex' }, { companyId: 'globex' });
+      await harness.emit('agent.run.started', ...runEvent('globex', { runId: 'g-run-2', agentId: 'planner', issueId: 'g-1' }));
       const cached = (await harness.ctx.state.get({ scopeKind: 'run', scopeId: 'g-run-2', namespace: 'memplane', stateKey: 'hydration' })) as { preamble: string };
       expect(cached.preamble).toBe('');
       expect(await harness.ctx.issues.documents.get('g-1', 'memplane-memory', 'globex')).toBeNull();
@@ -106,10 +106,10 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
         issues: [issue('acme', 'iss-1', 'Outage', 'The backend is down')],
         issueComments: [comment('acme', 'iss-1', 'cmt-1', 'Keep this decision.', { agentId: 'planner', runId: 'run-1' })],
       });
-      await expect(harness.emit('agent.run.started', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme' })).resolves.toBeUndefined();
-      await expect(harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-1' })).resolves.toBeUndefined();
+      await expect(harness.emit('agent.run.started', ...runEvent('acme', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1' }))).resolves.toBeUndefined();
+      await expect(harness.emit('issue.comment.created', ...commentEvent('acme', 'iss-1', { commentId: 'cmt-1', agentId: 'planner', runId: 'run-1' }, 'evt-1'))).resolves.toBeUndefined();
       const callsAfterFirst = down.calls();
-      await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-1' });
+      await harness.emit('issue.comment.created', ...commentEvent('acme', 'iss-1', { commentId: 'cmt-1', agentId: 'planner', runId: 'run-1' }, 'evt-1'));
       expect(down.calls()).toBeGreaterThan(callsAfterFirst);
 
       const cached = (await harness.ctx.state.get({ scopeKind: 'run', scopeId: 'run-1', namespace: 'memplane', stateKey: 'hydration' })) as { preamble: string };
@@ -131,8 +131,8 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
       worker = await startWorker({ acme: { bindings: [{ key: 'x', providerId: 'not-installed' }], default: 'x' } }, {}, undefined, mode);
       const { harness } = worker;
       harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'T', 'D')], issueComments: [comment('acme', 'iss-1', 'cmt-1', 'body', { userId: 'u' })] });
-      await expect(harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' })).resolves.toBeUndefined();
-      await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' });
+      await expect(harness.emit('issue.comment.created', ...commentEvent('acme', 'iss-1', { commentId: 'cmt-1' }))).resolves.toBeUndefined();
+      await harness.emit('issue.comment.created', ...commentEvent('acme', 'iss-1', { commentId: 'cmt-1' }));
       const failures = harness.logs.filter((entry) => entry.level === 'error' && entry.message === 'memplane: event handler failed');
       expect(failures).toHaveLength(2);
       const tool = await harness.executeTool('memory_search', { query: 'x' }, run('acme', 'planner', 'r'));
@@ -206,7 +206,7 @@ describe('config and secrets', () => {
       },
     );
     const { harness } = worker;
-    await harness.emit('issue.comment.created', { commentId: 'none', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1' });
+    await harness.emit('issue.comment.created', ...commentEvent('acme', 'iss-1', { commentId: 'none' }));
     // The host finds the binding by the company and the config path the secret_ref was saved at.
     expect(resolutions).toContainEqual({ reference: { type: 'secret_ref', secretId, version: 'latest' }, options: { companyId: 'acme', configPath: 'bindings.0.config.apiKey' } });
     const binding = await worker.service.control({ actor: { kind: 'system', component: 'test' }, companyId: 'acme' }).getBinding('hosted');
