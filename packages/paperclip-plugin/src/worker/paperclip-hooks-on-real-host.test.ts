@@ -175,7 +175,15 @@ describe.each(workerModes)('on a real host, service in %s mode', (mode) => {
       seedRun(worker);
       const { harness } = worker;
       await harness.emit('agent.run.finished', ...runEvent('acme', { runId: 'run-5', agentId: 'builder', issueId: 'iss-1', status: 'succeeded' }));
+      // The thread is read whole on a real host: a comment already kept is not worth a read.
+      const listComments = harness.ctx.issues.listComments.bind(harness.ctx.issues);
+      let threadReads = 0;
+      harness.ctx.issues.listComments = async (issueId, companyId) => {
+        threadReads += 1;
+        return listComments(issueId, companyId);
+      };
       await harness.emit('issue.comment.created', ...commentEvent('acme', 'iss-1', { commentId: 'cmt-2', agentId: 'builder', runId: 'run-5' }));
+      expect(threadReads).toBe(0);
 
       const texts = await recordTexts(worker, 'acme', 'iss-1');
       expect(texts.filter((text) => text.includes('Migration finished'))).toHaveLength(1);
