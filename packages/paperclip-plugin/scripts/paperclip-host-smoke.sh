@@ -12,12 +12,19 @@
 #      their built dist/, installs them as a local-path plugin folder with better-sqlite3 built
 #      against Node 24's headers.
 #   3. Starts Paperclip on PostgreSQL (`paperclipai onboard -y`, loopback, local_trusted).
-#   4. `paperclipai plugin install <folder>`, then drives the host: a company with a markdown
-#      binding, a project, a "process" agent (a small Node script that comments on its issue and
+#   4. `paperclipai plugin install <folder>` (the manifest names no minimumHostVersion: this host
+#      reports "0.0.0", paperclipai/paperclip#8115), then drives the host: a company whose own
+#      config (Paperclip keeps one per plugin and company) has a markdown binding and an explicit
+#      storage.dataDirectory (the worker runs without HOME), a project, a "process" agent (a small Node script that comments on its issue and
 #      calls the memory tools through the host's tool route), a tool profile allowing the agent's
 #      tool calls, an issue assigned to the agent, a board comment, a document created and updated.
 #   5. Reads back through the host: plugin status, tools, UI slots, the managed skill, the issue's
 #      documents, the worker's UI data (operation log of the issue), the agent run's tool answers.
+#   6. A second company in http mode: its service.token is a company secret named by a
+#      { "type": "secret_ref", "secretId": ... } in its saved config, its service.url the host's own
+#      loopback address. The host resolves the secret (bound at config save) and then refuses the
+#      loopback address in ctx.http; the worker must answer a non-retryable MEMORY_CONFIGURATION
+#      that names the private/reserved refusal, and the first company must be untouched.
 #
 # Usage:  packages/paperclip-plugin/scripts/paperclip-host-smoke.sh
 # Build first (from the repository root):
@@ -29,12 +36,6 @@
 #                       PostgreSQL, a role and database "paperclip_smoke_<random>" are created
 #   SMOKE_PORT          host port (default 3100)
 #   PAPERCLIP_VERSION   host version (default 2026.916.1)
-#   SMOKE_HOST_WORKAROUNDS=0  do not strip `minimumHostVersion` from the copied manifest. Paperclip
-#                       2026.916.1 compares it with "0.0.0" (its server never passes its version to
-#                       the plugin loader, paperclipai/paperclip#8115), so every version-gated plugin
-#                       is refused at install.
-#   SMOKE_PATCH_SETUP_CONFIG=1  diagnostic: in the copied dist/worker.js, let setup() go on when the host
-#                       refuses `ctx.config.get()` without a company, with the store in the work folder
 #   SMOKE_KEEP=1        leave the host running at the end (its PID is printed)
 set -euo pipefail
 
@@ -94,20 +95,7 @@ gyp="$(npm root -g)/npm/node_modules/node-gyp/bin/node-gyp.js"
 (cd "$work/plugin/node_modules/better-sqlite3" && node "$gyp" rebuild --release --nodedir="$headers" -j 2 >"$work/better-sqlite3-build.log" 2>&1) \
   || fail "better-sqlite3 did not build for Node 24 (see $work/better-sqlite3-build.log)"
 (cd "$work/plugin" && node -e "new (require('better-sqlite3'))(':memory:')") || fail "better-sqlite3 does not load on Node 24"
-if [ "${SMOKE_PATCH_SETUP_CONFIG:-0}" = 1 ]; then
-  # Diagnostic only: lets the rest of the smoke run on a build whose setup() still reads the config
-  # without a company (refused by the host: "company context is required").
-  node - "$work/plugin/dist/worker.js" "$work/memplane-data" <<'EOF2'
-const fs = require('fs'); const [file, dir] = process.argv.slice(2); const s = fs.readFileSync(file, 'utf8');
-const anchor = 'parsePluginConfig(await ctx.config.get())';
-if (!s.includes(anchor)) { console.log('SMOKE_PATCH_SETUP_CONFIG: nothing to patch'); process.exit(0); }
-fs.writeFileSync(file, s.replace(anchor, `parsePluginConfig(await ctx.config.get().catch(() => ({ storage: { dataDirectory: ${JSON.stringify(dir)} } })))`));
-console.log('SMOKE_PATCH_SETUP_CONFIG: setup reads no config; store in ' + dir);
-EOF2
-fi
-if [ "${SMOKE_HOST_WORKAROUNDS:-1}" = 1 ]; then
-  sed -i 's/^\(\s*\)minimumHostVersion: "[^"]*",$/\1\/\/ minimumHostVersion stripped by the smoke script (paperclipai\/paperclip#8115)/' "$work/plugin/dist/manifest.js"
-fi
+grep -Eq "^\s*minimumHostVersion:" "$work/plugin/dist/manifest.js" && fail "the built manifest names minimumHostVersion, which this host refuses (it reports 0.0.0)"
 
 log "PostgreSQL"
 db_url="${SMOKE_DATABASE_URL:-}"
@@ -149,7 +137,8 @@ check "UI bundle served" '[ "$(curl -s -o /dev/null -w "%{http_code}" "$api/_plu
 
 log "company, binding config, project, agent, tool profile"
 company="$(post /api/companies '{"name":"memplane smoke"}' | field id)"
-config="{\"configJson\":{\"companies\":{\"$company\":{\"bindings\":[{\"key\":\"default\",\"providerId\":\"markdown\",\"hooks\":{\"issueCommentCapture\":true,\"issueDocumentCapture\":true,\"postRunCapture\":true}}],\"default\":\"default\"}}}}"
+# The company's own config: no companies nesting; the data folder explicit (the worker gets no HOME).
+config="{\"configJson\":{\"storage\":{\"dataDirectory\":\"$work/memplane-data\"},\"bindings\":[{\"key\":\"default\",\"providerId\":\"markdown\",\"hooks\":{\"issueCommentCapture\":true,\"issueDocumentCapture\":true,\"postRunCapture\":true}}],\"default\":\"default\"}}"
 pc plugin config:set "$plugin_id" -C "$company" --payload-json "$config" >/dev/null
 check "memory skill installed for the new company" 'curl -sS "$api/api/companies/$company/skills" | grep -q memplane-memory'
 project="$(post "/api/companies/$company/projects" '{"name":"smoke"}' | field id)"
@@ -208,6 +197,21 @@ check "a companyId in tool parameters is refused" 'echo "$runs_log" | grep -q "U
 plain_log="$(sed 's/\x1b\[[0-9;]*m//g' "$work/host.log")"
 check "setup did not call ctx.config.get() without a company" '! echo "$plain_log" | grep -q "config.get.\{0,4\}: company context is required"'
 check "later hydrations update memplane-memory (no baseRevisionId conflict)" '! echo "$plain_log" | grep -q "Document update requires baseRevisionId"'
+check "the first company's memory is in its configured data folder" '[ -f "$work/memplane-data/memplane.db" ]'
+
+log "a second company in http mode: a secret_ref token, a loopback URL the host refuses"
+company_b="$(post /api/companies '{"name":"memplane smoke http"}' | field id)"
+secret_b="$(post "/api/companies/$company_b/secrets" '{"name":"memplane serve token","value":"mps_smoke-token-not-real"}' | field id)"
+config_b="{\"configJson\":{\"service\":{\"mode\":\"http\",\"url\":\"$api\",\"token\":{\"type\":\"secret_ref\",\"secretId\":\"$secret_b\"}},\"bindings\":[{\"key\":\"default\",\"providerId\":\"markdown\"}],\"default\":\"default\"}}"
+pc plugin config:set "$plugin_id" -C "$company_b" --payload-json "$config_b" >"$work/config-b.log" 2>&1 || true
+check "the host saved the secret_ref config of company B (secret $secret_b)" '[ -n "$secret_b" ] && grep -q "\"secretId\": \"$secret_b\"" "$work/config-b.log"'
+ops_b="$(post "/api/plugins/$plugin_id/bridge/data" "{\"key\":\"memplane.settings\",\"companyId\":\"$company_b\",\"params\":{}}")"
+echo "$ops_b" >"$work/company-b-settings.json"
+check "company B: the token secret_ref resolved (no secrets error)" '! echo "$ops_b" | grep -q "could not be resolved from Paperclip secrets"'
+# Only the worker's MEMORY_CONFIGURATION branch says "ctx.http refused"; the retryable one says "could not be reached".
+check "company B: the host refusal of a loopback URL is the configuration error naming private/reserved ranges" 'echo "$ops_b" | grep -q "ctx.http refused memplane serve" && echo "$ops_b" | grep -q "private/reserved ranges"'
+ops_a="$(post "/api/plugins/$plugin_id/bridge/data" "{\"key\":\"memplane.issue-memory\",\"companyId\":\"$company\",\"params\":{\"issueId\":\"$issue\"}}")"
+check "company A still answers from its own storage after company B failed" 'echo "$ops_a" | grep -q "\"hookKind\":\"issue_comment_capture\""'
 
 printf '\n== results (work folder: %s, host log: %s/host.log)\n' "$work" "$work"
 printf '%s\n' "${results[@]}"

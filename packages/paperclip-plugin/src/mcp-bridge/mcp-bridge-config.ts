@@ -30,7 +30,7 @@ export const mcpBridgeTargetSchema = z.union([
 ]);
 
 /**
- * The MCP bridge settings of the instance config (`mcpBridge`). With the service in the worker
+ * The MCP bridge settings of a company's config (`mcpBridge`). With the service in the worker
  * the bridge points at the worker's own storage unless `target` says otherwise; with the service
  * at a `memplane serve` (http mode) `target` is required, since a stdio MCP server cannot reach
  * that server.

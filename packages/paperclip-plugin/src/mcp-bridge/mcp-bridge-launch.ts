@@ -54,7 +54,7 @@ function targetOf(config: PaperclipPluginConfig, fallbackDataDirectory: string |
 }
 
 /**
- * The command every client entry runs, from the instance config: the worker's own data folder or
+ * The command every client entry runs, from the company's config: the worker's own data folder or
  * Postgres in worker mode, the explicit `mcpBridge.target` otherwise. Throws
  * `MemoryConfigurationError` (nothing to write) when http mode names no target, or when any word
  * to be written could carry a credential: the check cannot prove it safe, so it refuses.
