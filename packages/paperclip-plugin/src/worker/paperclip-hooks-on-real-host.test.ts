@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MemoryValidationError } from '@memplane/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readIssueMemoryData } from './memory-ui-data';
 import { comment, commentEvent, company, issue, runEvent } from './test-support/paperclip-fixtures';
@@ -104,6 +105,34 @@ describe.each(workerModes)('on a real host, service in %s mode', (mode) => {
       expect(tab.operations.map(({ operation, hookKind, agentId, runId, resultCount }) => ({ operation, hookKind, agentId, runId, resultCount }))).toEqual([
         { operation: 'query', hookKind: 'pre_run_hydrate', agentId: 'planner', runId: 'run-1', resultCount: 1 },
       ]);
+    });
+  });
+
+  describe('pre_run_hydrate against a memory service that knows no issue link', () => {
+    it('recalls without the link and says so, rather than not hydrating', async () => {
+      worker = await startWorker({ acme: markdownCompany() }, {}, undefined, mode);
+      const { harness } = worker;
+      behaveLikeRealHost(harness);
+      harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'Deploy schedule', 'When do deploys happen?')] });
+      await harness.executeTool('memory_note', { text: 'Deploys happen on Tuesdays.' }, run('acme', 'planner', 'run-0'));
+      const service = worker.plugin.service();
+      if (service === undefined) throw new TypeError('the worker has no service');
+      // What a memplane serve of an earlier release answers: its strict input schema has no issueId.
+      const hydrate = service.hooks.preRunHydrate.bind(service.hooks);
+      const refused: unknown[] = [];
+      service.hooks.preRunHydrate = async (context, input) => {
+        if ('issueId' in input || 'projectId' in input) {
+          refused.push(input);
+          throw new MemoryValidationError({ target: 'hooks.preRunHydrate request', issues: [{ path: 'input.issueId', message: 'Unrecognized keys: "issueId", "projectId"' }] });
+        }
+        return hydrate(context, input);
+      };
+      await harness.emit('agent.run.started', ...runEvent('acme', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1' }));
+
+      expect(refused).toHaveLength(1);
+      expect((await harness.ctx.issues.documents.get('iss-1', preambleKey, 'acme'))?.body).toContain('Deploys happen on Tuesdays');
+      expect(harness.logs.filter((entry) => entry.level === 'warn').map((entry) => entry.message)).toEqual([expect.stringMatching(/refused the hydration issue link/)]);
+      expect(harness.logs.filter((entry) => entry.level === 'error')).toEqual([]);
     });
   });
 

@@ -1,3 +1,4 @@
+import { MemoryValidationError } from '@memplane/core';
 import type { PluginContext, PluginEvent } from '@paperclipai/plugin-sdk';
 import { refreshPreambleDocument } from './paperclip-preamble-document';
 import { payloadText, present, systemContext, type PaperclipWorkerHost } from './paperclip-worker-host';
@@ -33,6 +34,12 @@ export async function clearRunHydration(ctx: PluginContext, runId: string): Prom
 
 const maxQueryCharacters = 10_000;
 
+/** Whether a service refused the hydration because it does not know the issue link fields (`issueId`, `projectId`). */
+function refusesIssueLink(error: unknown): boolean {
+  if (!MemoryValidationError.isInstance(error)) return false;
+  return error.issues.some((issue) => /\b(issueId|projectId)\b/.test(`${issue.path} ${issue.message}`));
+}
+
 /**
  * `pre_run_hydrate` on `agent.run.started`. Paperclip cannot put text into an agent's first
  * prompt, so the preamble is recalled with the issue's title and description, kept in the run's
@@ -57,14 +64,16 @@ export async function hydrateRun(host: PaperclipWorkerHost, event: PluginEvent):
     .slice(0, maxQueryCharacters);
   if (query === '') return;
   const projectId = present(issue?.projectId);
-  // The run's agent and issue go with the hook so its operation is listed under them (the issue
-  // tab); they are logged, never used to narrow the recall.
-  const hydration = await service.hooks.preRunHydrate(systemContext(companyId, runId), {
-    agentId,
-    query,
-    heartbeatRunId: runId,
-    ...(issue === null ? {} : { issueId: issue.id }),
-    ...(projectId === undefined ? {} : { projectId }),
+  const recall = { agentId, query, heartbeatRunId: runId };
+  // The run's issue goes with the hook so its operation is listed under it (the issue tab); it is
+  // logged, never used to narrow the recall.
+  const link = { ...(issue === null ? {} : { issueId: issue.id }), ...(projectId === undefined ? {} : { projectId }) };
+  const context = systemContext(companyId, runId);
+  const hydration = await service.hooks.preRunHydrate(context, { ...recall, ...link }).catch(async (error: unknown) => {
+    if (Object.keys(link).length === 0 || !refusesIssueLink(error)) throw error;
+    // A memplane serve older than the plugin knows no issue link: recall unlinked rather than not at all.
+    ctx.logger.warn('memplane: the memory service refused the hydration issue link (a memplane serve older than the plugin?); recalled without it', { runId });
+    return service.hooks.preRunHydrate(context, recall);
   });
   await writeRunHydration(ctx, runId, {
     companyId,
