@@ -28,7 +28,7 @@ export interface ServiceRefusedCallRequest {
    */
   code: 'MEMORY_VALIDATION' | 'MEMORY_SCOPE_VIOLATION';
   /** The dotted names of the refused fields (`companyId`, `recordIds.0`); `(root)` for the input itself. At most 20. */
-  fields: string[];
+  fields: readonly string[];
 }
 
 const policyOperationOf: Record<MemoryRefusableOperation, MemoryServiceOperation> = {
