@@ -165,6 +165,11 @@ agent="$(post "/api/companies/$company/agents" "{\"name\":\"Smoke agent\",\"role
 # Paperclip denies an agent's plugin tool calls unless a tool profile, grant or policy allows them.
 profile="$(post "/api/companies/$company/tools/profiles" '{"profileKey":"memplane-smoke","name":"memplane smoke","defaultAction":"allow"}' | field id)"
 post "/api/companies/$company/tools/profiles/$profile/bind" "{\"targetType\":\"agent\",\"targetId\":\"$agent\"}" >/dev/null
+# The agent gets a binding of its own with post_run_capture alone: with comment capture on as well,
+# its comments would be kept once by issue_comment_capture and the run's output would hold nothing
+# new (each comment is stored once), so post_run_capture would log no operation to check.
+config="{\"configJson\":{\"storage\":{\"dataDirectory\":\"$work/memplane-data\"},\"bindings\":[{\"key\":\"default\",\"providerId\":\"markdown\",\"hooks\":{\"issueCommentCapture\":true,\"issueDocumentCapture\":true,\"postRunCapture\":true}},{\"key\":\"runs\",\"providerId\":\"markdown\",\"hooks\":{\"postRunCapture\":true}}],\"default\":\"default\",\"agents\":{\"$agent\":\"runs\"}}}"
+pc plugin config:set "$plugin_id" -C "$company" --payload-json "$config" >/dev/null
 
 log "an issue assigned to the agent (run 1), a board comment (run 2), a document created and updated"
 issue="$(post "/api/companies/$company/issues" "{\"title\":\"Choose the billing ledger database\",\"description\":\"Where the billing ledger lives and how it is partitioned.\",\"projectId\":\"$project\",\"assigneeAgentId\":\"$agent\",\"status\":\"todo\"}" | field id)"
@@ -187,6 +192,7 @@ echo "$ops" >"$work/issue-memory.json"
 for hook in issue_comment_capture post_run_capture issue_document_capture; do
   check "$hook in the issue's operation log" 'echo "$ops" | grep -q "\"hookKind\":\"$hook\""'
 done
+check "post_run_capture kept the run's comments under the agent's own binding" 'echo "$ops" | node -e "const d=JSON.parse(require(\"fs\").readFileSync(0)).data;process.exit(d.operations.some((o)=>o.hookKind===\"post_run_capture\"&&o.bindingKey===\"runs\"&&o.status===\"succeeded\"&&o.agentId===\"$agent\")?0:1)"'
 docs="$(curl -sS "$api/api/issues/$issue/documents")"
 check "pre_run_hydrate wrote the memplane-memory document" 'echo "$docs" | grep -q "\"key\":\"memplane-memory\""'
 runs_log="$(for r in $(curl -sS "$api/api/companies/$company/heartbeat-runs?agentId=$agent" | node -pe "JSON.parse(require('fs').readFileSync(0)).map((r)=>r.id).join(' ')"); do pc run log "$r" 2>/dev/null; done)"
