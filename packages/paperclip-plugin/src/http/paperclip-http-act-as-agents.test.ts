@@ -1,8 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { company } from '../worker/test-support/paperclip-fixtures';
 import { startWorker, type StartedWorker } from '../worker/test-support/worker-harness';
+import { filesUnder } from '../worker/test-support/files-under';
 
 const markdownCompany = { bindings: [{ key: 'default', providerId: 'markdown' }], default: 'default' };
 const run = (agentId: string, runId: string) => ({ companyId: 'acme', agentId, runId, projectId: 'acme-project' });
@@ -14,10 +14,6 @@ afterEach(async () => {
   worker = undefined;
 });
 
-async function filesUnder(folder: string): Promise<string> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
-  return (await Promise.all(entries.filter((entry) => entry.isFile()).map((entry) => readFile(join(entry.parentPath, entry.name), 'utf8')))).join('\n');
-}
 
 /** Two agents' notes and one record of the whole company, written before the searches. */
 async function seedMemory(started: StartedWorker): Promise<{ builderNote: string }> {

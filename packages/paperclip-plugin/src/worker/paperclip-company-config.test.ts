@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestHarness } from '@paperclipai/plugin-sdk/testing';
@@ -7,6 +7,7 @@ import { createMemplanePaperclipPlugin } from './memplane-paperclip-plugin';
 import { companylessConfigRefusal, hostCompanyConfig } from './test-support/host-company-config';
 import { company, workerTestManifest } from './test-support/paperclip-fixtures';
 import { startWorker, workerModes, type StartedWorker } from './test-support/worker-harness';
+import { filesUnder } from './test-support/files-under';
 
 const markdown = { bindings: [{ key: 'default', providerId: 'markdown' }], default: 'default' };
 const run = (companyId: string, runId: string) => ({ companyId, agentId: 'planner', runId, projectId: `${companyId}-project` });
@@ -28,11 +29,6 @@ async function folder(): Promise<string> {
   return path;
 }
 
-async function filesUnder(path: string): Promise<string> {
-  const entries = await readdir(path, { recursive: true, withFileTypes: true }).catch(() => []);
-  const texts = await Promise.all(entries.filter((entry) => entry.isFile()).map((entry) => readFile(join(entry.parentPath, entry.name), 'latin1')));
-  return texts.join('\n');
-}
 
 describe('config is per company, as Paperclip stores it', () => {
   it('the harness refuses a company-less config read like the host, and setup never makes one', async () => {
@@ -66,8 +62,8 @@ describe('config is per company, as Paperclip stores it', () => {
     expect(acme).not.toBe(globex);
     expect(initech).toBe(acme);
     await plugin.service()?.flush();
-    expect(await filesUnder(acmeFolder)).toContain(secret);
-    expect(await filesUnder(globexFolder)).not.toContain(secret);
+    expect(await filesUnder(acmeFolder, 'latin1')).toContain(secret);
+    expect(await filesUnder(globexFolder, 'latin1')).not.toContain(secret);
     for (const other of ['globex', 'initech']) {
       const found = await harness.executeTool('memory_search', { query: 'payroll release Tuesday' }, run(other, `r-${other}`));
       expect(JSON.stringify(found)).not.toContain('payroll');
@@ -110,8 +106,8 @@ describe.each(workerModes)('a config change (service in %s mode)', (mode) => {
     expect(JSON.stringify(found)).toContain('quarter close');
     expect((await harness.executeTool('memory_note', { text: 'Acme moved its memory.' }, run('acme', 'a2'))).error).toBeUndefined();
     await plugin.service()?.flush();
-    expect(await filesUnder(moved)).toContain('Acme moved its memory.');
-    expect(await filesUnder(moved)).not.toContain('quarter close');
+    expect(await filesUnder(moved, 'latin1')).toContain('Acme moved its memory.');
+    expect(await filesUnder(moved, 'latin1')).not.toContain('quarter close');
   });
 
   it('a save without a company makes each company read its own config again, with its id', async () => {

@@ -1,8 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { company } from './test-support/paperclip-fixtures';
 import { startWorker, workerModes, type StartedWorker } from './test-support/worker-harness';
+import { filesUnder } from './test-support/files-under';
 
 const markdownCompany = { bindings: [{ key: 'default', providerId: 'markdown' }], default: 'default' };
 const run = (companyId: string, agentId: string, runId: string) => ({ companyId, agentId, runId, projectId: `${companyId}-project` });
@@ -13,11 +13,6 @@ afterEach(async () => {
   worker = undefined;
 });
 
-async function filesUnder(folder: string): Promise<string> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
-  const texts = await Promise.all(entries.filter((entry) => entry.isFile()).map((entry) => readFile(join(entry.parentPath, entry.name), 'utf8')));
-  return texts.join('\n');
-}
 
 const recordIdOf = (result: { data?: unknown }) => {
   const data = result.data as { result?: { recordIds?: string[]; records?: Array<{ recordId?: string; id?: string }> } };

@@ -1,20 +1,15 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { comment, company, issue } from './test-support/paperclip-fixtures';
 import { startWorker, workerModes, type StartedWorker } from './test-support/worker-harness';
+import { filesUnder } from './test-support/files-under';
 
 const allHooks = { issueCommentCapture: true, issueDocumentCapture: true, postRunCapture: true };
 const markdownCompany = { bindings: [{ key: 'default', providerId: 'markdown', hooks: allHooks }], default: 'default' };
 const globexSecret = 'Globex merger closes on Friday';
 const eventTypes = ['agent.run.started', 'agent.run.finished', 'agent.run.failed', 'agent.run.cancelled', 'issue.comment.created', 'issue.document.created', 'issue.document.updated'] as const;
 
-async function filesUnder(folder: string): Promise<string> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
-  const texts = await Promise.all(entries.filter((entry) => entry.isFile()).map((entry) => readFile(join(entry.parentPath, entry.name), 'utf8')));
-  return texts.join('\n');
-}
 
 // Ids an attacker would try: the other company's, empty, huge, with control characters, or not strings at all.
 const hostileId = fc.oneof(

@@ -1,10 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoryAdapter } from '@memplane/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemplanePaperclipPlugin } from './memplane-paperclip-plugin';
 import { comment, commentEvent, company, createDownProvider, issue, runEvent } from './test-support/paperclip-fixtures';
 import { startWorker, workerModes, type StartedWorker } from './test-support/worker-harness';
+import { filesUnder } from './test-support/files-under';
 
 const markdownCompany = (hooks: Record<string, boolean> = {}) => ({ bindings: [{ key: 'default', providerId: 'markdown', hooks }], default: 'default' });
 const run = (companyId: string, agentId: string, runId: string) => ({ companyId, agentId, runId, projectId: `${companyId}-project` });
@@ -15,11 +15,6 @@ afterEach(async () => {
   worker = undefined;
 });
 
-async function filesUnder(folder: string): Promise<string> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
-  const texts = await Promise.all(entries.filter((entry) => entry.isFile()).map((entry) => readFile(join(entry.parentPath, entry.name), 'utf8')));
-  return texts.join('\n');
-}
 
 describe.each(workerModes)('with the service in %s mode', (mode) => {
   describe('two companies in one worker', () => {
