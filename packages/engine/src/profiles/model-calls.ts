@@ -38,9 +38,23 @@ function usageOf(
   };
 }
 
-function signalWithTimeout(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
+/**
+ * Runs `call` with a signal that aborts after `timeoutMs` or when the step's `signal` does. The
+ * timer is our own, cleared when the call ends: Node may collect an `AbortSignal.timeout` that only
+ * an `AbortSignal.any` holds before it fires (nodejs/node#57736), and the call then never ends.
+ */
+async function withDeadline<Value>(signal: AbortSignal | undefined, timeoutMs: number, call: (signal: AbortSignal) => Promise<Value>): Promise<Value> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`The model call took longer than ${timeoutMs} ms.`, 'TimeoutError')), timeoutMs);
+  const abortWithStep = () => controller.abort(signal?.reason);
+  if (signal?.aborted === true) abortWithStep();
+  else signal?.addEventListener('abort', abortWithStep, { once: true });
+  try {
+    return await call(controller.signal);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', abortWithStep);
+  }
 }
 
 /** Extracts the first JSON object or array of a text answer (`json-text` mode). */
@@ -90,17 +104,18 @@ export async function generateStructured<Value>(
     temperature: profile.temperature,
     maxOutputTokens: profile.maxOutputTokens,
     maxRetries: profile.maxRetries,
-    abortSignal: signalWithTimeout(request.signal, profile.timeoutMs),
   };
   try {
-    if (profile.structuredOutput === 'object') {
-      const result = await generateText({ ...common, output: Output.object({ schema: request.schema }) });
-      return { value: result.output as Value, usage: usageOf(profile, result.usage, result.usage) };
-    }
-    const result = await generateText({ ...common, system: `${request.system}\nAnswer with JSON only.` });
-    const parsed = request.schema.safeParse(parseJsonText(result.text));
-    if (!parsed.success) throw Object.assign(new Error(parsed.error.message), { name: 'AI_TypeValidationError' });
-    return { value: parsed.data, usage: usageOf(profile, result.usage, result.usage) };
+    return await withDeadline(request.signal, profile.timeoutMs, async (abortSignal) => {
+      if (profile.structuredOutput === 'object') {
+        const result = await generateText({ ...common, abortSignal, output: Output.object({ schema: request.schema }) });
+        return { value: result.output as Value, usage: usageOf(profile, result.usage, result.usage) };
+      }
+      const result = await generateText({ ...common, abortSignal, system: `${request.system}\nAnswer with JSON only.` });
+      const parsed = request.schema.safeParse(parseJsonText(result.text));
+      if (!parsed.success) throw Object.assign(new Error(parsed.error.message), { name: 'AI_TypeValidationError' });
+      return { value: parsed.data, usage: usageOf(profile, result.usage, result.usage) };
+    });
   } catch (error) {
     throw toMemoryError(error, profile, request.operation);
   }
@@ -116,7 +131,7 @@ export async function embedTexts(
   if (model === undefined) throw new MemoryInvalidResponseError({ message: `embed: profile ${profile.name} has no embedding model.` });
   const { embedMany } = await import('ai');
   try {
-    const result = await embedMany({ model, values: [...texts], maxRetries: profile.maxRetries, abortSignal: signalWithTimeout(signal, profile.timeoutMs) });
+    const result = await withDeadline(signal, profile.timeoutMs, (abortSignal) => embedMany({ model, values: [...texts], maxRetries: profile.maxRetries, abortSignal }));
     if (result.embeddings.length !== texts.length) throw new MemoryInvalidResponseError({ message: 'embed: the model returned a different number of vectors.' });
     return { vectors: result.embeddings.map((vector) => Float32Array.from(vector)), usage: usageOf(profile, result.usage, result.usage, model) };
   } catch (error) {
