@@ -27,21 +27,33 @@ export function routedCompanyOf(context: MemoryCallContext, operation: string): 
   return companyId;
 }
 
-const runtimeMethods = [
-  'capture',
-  'upsertRecords',
-  'query',
-  'list',
-  'get',
-  'forget',
-  'correct',
-  'profile',
-  'listProviderExtractionJobs',
-  'retryExtractionJob',
-  'refreshExtractionJobs',
-  'listExtractionJobs',
-  'logRefusedCall',
-] as const satisfies ReadonlyArray<keyof MemoryRuntime>;
+/**
+ * Every method of a surface, named once: the mapped type makes a method the service adds later a
+ * compile error here, instead of a method the router silently lacks.
+ */
+type EveryMethod<Surface> = { readonly [Name in keyof Surface]-?: true };
+const namesOf = <Surface>(methods: EveryMethod<Surface>) => Object.keys(methods) as Array<keyof Surface>;
+
+type ControlSurface = ReturnType<PluginMemoryService['control']>;
+type ExplorerSurface = ReturnType<PluginMemoryService['explorer']>;
+
+const runtimeMethods = namesOf<MemoryRuntime>({
+  capture: true,
+  upsertRecords: true,
+  query: true,
+  list: true,
+  get: true,
+  forget: true,
+  correct: true,
+  profile: true,
+  listProviderExtractionJobs: true,
+  retryExtractionJob: true,
+  refreshExtractionJobs: true,
+  listExtractionJobs: true,
+  logRefusedCall: true,
+});
+const controlMethods = namesOf<ControlSurface>({ getBinding: true, listBindings: true, createBinding: true, updateBinding: true, setTarget: true, listTargets: true });
+const explorerMethods = namesOf<ExplorerSurface>({ listOperations: true, countOperations: true });
 
 type AsyncMethods<Surface> = { [Name in keyof Surface]: Surface[Name] extends (...args: infer Args) => Promise<infer Result> ? (...args: Args) => Promise<Result> : never };
 
@@ -73,13 +85,9 @@ export function createCompanyRoutedService(source: CompanyServiceSource): Plugin
   return {
     // The mode of a company's own service is what matters; the router is worker-side.
     mode: 'worker',
-    control: (context) =>
-      deferred<ReturnType<PluginMemoryService['control']>>(['getBinding', 'listBindings', 'createBinding', 'updateBinding', 'setTarget', 'listTargets'], async () =>
-        (await serviceFor(context, 'control')).control(context),
-      ),
+    control: (context) => deferred<ControlSurface>(controlMethods, async () => (await serviceFor(context, 'control')).control(context)),
     runtime: (context) => deferred<MemoryRuntime>(runtimeMethods, async () => (await serviceFor(context, 'runtime')).runtime(context)),
-    explorer: (context) =>
-      deferred<ReturnType<PluginMemoryService['explorer']>>(['listOperations', 'countOperations'], async () => (await serviceFor(context, 'explorer')).explorer(context)),
+    explorer: (context) => deferred<ExplorerSurface>(explorerMethods, async () => (await serviceFor(context, 'explorer')).explorer(context)),
     hooks: {
       preRunHydrate: async (context, input) => (await serviceFor(context, 'preRunHydrate')).hooks.preRunHydrate(context, input),
       postRunCapture: async (context, input) => (await serviceFor(context, 'postRunCapture')).hooks.postRunCapture(context, input),
