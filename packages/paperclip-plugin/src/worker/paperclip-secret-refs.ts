@@ -32,12 +32,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Every `{ $secret: … }` in a config, by path: the form Paperclip does not bind, refused where it stands. */
-export function legacySecretReferencePaths(value: unknown, path: Array<string | number> = []): Array<Array<string | number>> {
-  if (Array.isArray(value)) return value.flatMap((item, index) => legacySecretReferencePaths(item, [...path, index]));
+/** The path of every object in `value` that `matches`, without looking inside a match. */
+function pathsOf(value: unknown, matches: (record: Record<string, unknown>) => boolean, path: Array<string | number> = []): Array<Array<string | number>> {
+  if (Array.isArray(value)) return value.flatMap((item, index) => pathsOf(item, matches, [...path, index]));
   if (!isRecord(value)) return [];
-  if (Object.hasOwn(value, '$secret')) return [path];
-  return Object.entries(value).flatMap(([key, item]) => legacySecretReferencePaths(item, [...path, key]));
+  if (matches(value)) return [path];
+  return Object.entries(value).flatMap(([key, item]) => pathsOf(item, matches, [...path, key]));
+}
+
+/** Every `{ $secret: … }` in a config, by path: the form Paperclip does not bind, refused where it stands. */
+export function legacySecretReferencePaths(value: unknown): Array<Array<string | number>> {
+  return pathsOf(value, (record) => Object.hasOwn(record, '$secret'));
 }
 
 /** Adds an issue for each `{ $secret: … }` in `value` (for a zod `superRefine`). */
@@ -48,17 +53,9 @@ export function refuseLegacySecretReferences(value: unknown, issues: z.Refinemen
 const serverBindingMessage =
   'is a Paperclip secret_ref, which a memplane serve cannot resolve: with service.mode "http" the server resolves a binding\'s secrets itself, so use its { "$secret": { "env": "<variable>" } } or { "$secret": { "key": "<key>" } } form';
 
-/** Every Paperclip `secret_ref` in a value, by path. */
-function paperclipSecretRefPaths(value: unknown, path: Array<string | number> = []): Array<Array<string | number>> {
-  if (isRecord(value) && value['type'] === 'secret_ref') return [path];
-  if (Array.isArray(value)) return value.flatMap((item, index) => paperclipSecretRefPaths(item, [...path, index]));
-  if (!isRecord(value)) return [];
-  return Object.entries(value).flatMap(([key, item]) => paperclipSecretRefPaths(item, [...path, key]));
-}
-
 /** Adds an issue for each `secret_ref` in a binding config sent to a memplane serve (which resolves its own secrets). */
 export function refuseSecretRefsForServer(value: unknown, issues: z.RefinementCtx, base: Array<string | number>): void {
-  for (const path of paperclipSecretRefPaths(value)) issues.addIssue({ code: 'custom', path: [...base, ...path], message: serverBindingMessage });
+  for (const path of pathsOf(value, (record) => record['type'] === 'secret_ref')) issues.addIssue({ code: 'custom', path: [...base, ...path], message: serverBindingMessage });
 }
 
 // The service stores `{ $secret: { key } }` in a binding's config and hands the key back to its
