@@ -54,6 +54,7 @@ export function listOf<Item extends z.ZodType>(item: Item) {
 
 const deliverySchema = z.looseObject({ status: z.string() });
 export const captureReportSchema = z.looseObject({ hookId: z.string(), deliveries: z.array(deliverySchema) });
-export const hydrationSchema = captureReportSchema.extend({ preamble: z.string(), operationId: z.string().optional() });
+// sharedPreamble is missing from a memplane serve of an earlier release: the issue document then shows nothing.
+export const hydrationSchema = captureReportSchema.extend({ preamble: z.string(), sharedPreamble: z.string().optional(), operationId: z.string().optional() });
 
 export const sessionSchema = z.looseObject({ actor: z.looseObject({ kind: z.string() }), companies: z.array(z.string()) });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { comment, commentEvent, company, createDownProvider, documentEvent, issue, runEvent } from './test-support/paperclip-fixtures';
 import { behaveLikeRealHost, type HostDocumentWrite } from './test-support/paperclip-real-host';
-import { startWorker, workerModes, type StartedWorker } from './test-support/worker-harness';
+import { rememberShared, startWorker, workerModes, type StartedWorker } from './test-support/worker-harness';
 
 const markdownCompany = (hooks: Record<string, boolean> = {}) => ({ bindings: [{ key: 'default', providerId: 'markdown', hooks }], default: 'default' });
 const run = (companyId: string, agentId: string, runId: string) => ({ companyId, agentId, runId, projectId: `${companyId}-project` });
@@ -23,6 +23,7 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
       harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'Deploy schedule', 'When do deploys happen after the freeze?')] });
       const noted = await harness.executeTool('memory_note', { text: 'Deploys happen on Tuesdays after the freeze.' }, run('acme', 'planner', 'run-0'));
       expect(noted.error).toBeUndefined();
+      await rememberShared(worker, 'acme', 'Deploys after the freeze need the release manager on call.');
 
       await harness.emit('agent.run.started', ...runEvent('acme', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1' }));
 
@@ -30,8 +31,11 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
       expect(cached.preamble).toMatch(/^## Remembered context \(advisory\)/);
       expect(cached.preamble).toContain('Deploys happen on Tuesdays');
       expect(cached.issueId).toBe('iss-1');
+      expect(cached.preamble).toContain('release manager on call');
+      // The document is read by the whole company: the shared memory only, not the planner's own note.
       const document = await harness.ctx.issues.documents.get('iss-1', 'memplane-memory', 'acme');
-      expect(document?.body).toBe(cached.preamble);
+      expect(document?.body).toContain('release manager on call');
+      expect(document?.body).not.toContain('Deploys happen on Tuesdays');
 
       const first = await harness.executeTool('memory_search', { query: 'office plants' }, run('acme', 'planner', 'run-1'));
       expect(first.error).toBeUndefined();

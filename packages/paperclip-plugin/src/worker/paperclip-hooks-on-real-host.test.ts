@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readIssueMemoryData } from './memory-ui-data';
 import { comment, commentEvent, company, issue, runEvent } from './test-support/paperclip-fixtures';
 import { baseRevisionRequired, behaveLikeRealHost } from './test-support/paperclip-real-host';
-import { startWorker, workerModes, type StartedWorker } from './test-support/worker-harness';
+import { forgetShared, rememberShared, startWorker, workerModes, type StartedWorker } from './test-support/worker-harness';
 
 // The hooks where a real Paperclip host (2026.916.1) differs from the SDK's fake host: documents
 // refuse an update without a base revision, comments come newest first, and event payloads have
@@ -43,7 +43,7 @@ describe.each(workerModes)('on a real host, service in %s mode', (mode) => {
       const { harness } = worker;
       behaveLikeRealHost(harness);
       harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'Deploy schedule', 'When do deploys happen after the freeze?')] });
-      await harness.executeTool('memory_note', { text: 'Deploys happen on Tuesdays after the freeze.' }, run('acme', 'planner', 'run-0'));
+      await rememberShared(worker, 'acme', 'Deploys happen on Tuesdays after the freeze.');
       // The wrapped host refuses what the real one refuses.
       await harness.ctx.issues.documents.upsert({ issueId: 'iss-1', key: 'probe', body: 'v1', companyId: 'acme' });
       await expect(harness.ctx.issues.documents.upsert({ issueId: 'iss-1', key: 'probe', body: 'v2', companyId: 'acme' })).rejects.toThrow(baseRevisionRequired);
@@ -51,7 +51,7 @@ describe.each(workerModes)('on a real host, service in %s mode', (mode) => {
       await harness.emit('agent.run.started', ...runEvent('acme', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1' }));
       expect((await harness.ctx.issues.documents.get('iss-1', preambleKey, 'acme'))?.body).toContain('Deploys happen on Tuesdays');
 
-      await harness.executeTool('memory_note', { text: 'Deploys after the freeze need a second approver.' }, run('acme', 'planner', 'run-1'));
+      await rememberShared(worker, 'acme', 'Deploys after the freeze need a second approver.');
       await harness.emit('agent.run.started', ...runEvent('acme', { runId: 'run-2', agentId: 'planner', issueId: 'iss-1' }));
       const refreshed = await harness.ctx.issues.documents.get('iss-1', preambleKey, 'acme');
       expect(refreshed?.body).toContain('second approver');
@@ -68,13 +68,10 @@ describe.each(workerModes)('on a real host, service in %s mode', (mode) => {
         companies: [company('acme')],
         issues: [issue('acme', 'iss-1', 'Deploy schedule', 'When do deploys happen?'), issue('acme', 'iss-2', 'Deploy window', 'Which deploy window?')],
       });
-      const noted = await harness.executeTool('memory_note', { text: 'Deploys happen on Tuesdays.' }, run('acme', 'planner', 'run-0'));
+      const noted = await rememberShared(worker, 'acme', 'Deploys happen on Tuesdays.');
       await harness.emit('agent.run.started', ...runEvent('acme', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1' }));
       expect(await harness.ctx.issues.documents.get('iss-1', preambleKey, 'acme')).not.toBeNull();
-      const written = (noted.data as { result?: { recordIds?: string[]; records?: Array<{ recordId?: string }> } }).result;
-      const recordId = written?.recordIds?.[0] ?? written?.records?.[0]?.recordId;
-      expect(recordId).toEqual(expect.any(String));
-      expect((await harness.executeTool('memory_forget', { recordIds: [recordId] }, run('acme', 'planner', 'run-1'))).error).toBeUndefined();
+      await forgetShared(worker, 'acme', noted);
       await harness.emit('agent.run.started', ...runEvent('acme', { runId: 'run-2', agentId: 'planner', issueId: 'iss-1' }));
       // The forgotten text stays in no preamble document.
       expect(await harness.ctx.issues.documents.get('iss-1', preambleKey, 'acme')).toBeNull();
@@ -82,7 +79,7 @@ describe.each(workerModes)('on a real host, service in %s mode', (mode) => {
       // A document under the key that a user wrote is not the worker's to delete.
       const seeded = await harness.ctx.issues.documents.upsert({ issueId: 'iss-2', key: preambleKey, body: 'Our own notes.', companyId: 'acme' });
       Object.assign(seeded, { createdByUserId: 'alice' });
-      await harness.executeTool('memory_note', { text: 'The deploy window opens at 9.' }, run('acme', 'planner', 'run-2'));
+      await rememberShared(worker, 'acme', 'The deploy window opens at 9.');
       await harness.emit('agent.run.started', ...runEvent('acme', { runId: 'run-3', agentId: 'planner', issueId: 'iss-2' }));
       expect((await harness.ctx.issues.documents.get('iss-2', preambleKey, 'acme'))?.body).toBe('Our own notes.');
       expect(harness.logs.some((entry) => entry.level === 'warn' && /someone else wrote/.test(entry.message))).toBe(true);
@@ -114,7 +111,7 @@ describe.each(workerModes)('on a real host, service in %s mode', (mode) => {
       const { harness } = worker;
       behaveLikeRealHost(harness);
       harness.seed({ companies: [company('acme')], issues: [issue('acme', 'iss-1', 'Deploy schedule', 'When do deploys happen?')] });
-      await harness.executeTool('memory_note', { text: 'Deploys happen on Tuesdays.' }, run('acme', 'planner', 'run-0'));
+      await rememberShared(worker, 'acme', 'Deploys happen on Tuesdays.');
       const service = worker.plugin.service();
       if (service === undefined) throw new TypeError('the worker has no service');
       // What a memplane serve of an earlier release answers: its strict input schema has no issueId.

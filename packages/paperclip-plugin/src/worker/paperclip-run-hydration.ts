@@ -87,6 +87,7 @@ export async function hydrateRun(host: PaperclipWorkerHost, event: PluginEvent):
   });
   const documentKey = company.hydration.issueDocumentKey;
   if (issue !== null && documentKey !== false) {
-    await refreshPreambleDocument(host, { issueId: issue.id, companyId, key: documentKey, preamble: hydration.preamble, runId });
+    // The board and every agent on the issue read the document: it shows only company-shared memory.
+    await refreshPreambleDocument(host, { issueId: issue.id, companyId, key: documentKey, preamble: hydration.sharedPreamble ?? '', runId });
   }
 }

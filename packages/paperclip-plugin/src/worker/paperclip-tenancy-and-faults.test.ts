@@ -86,6 +86,27 @@ describe.each(workerModes)('with the service in %s mode', (mode) => {
     });
   });
 
+  describe('an agent\'s own memory and the issue document', () => {
+    it('puts only company-shared memory in the issue document every member reads; the agent\'s own note reaches its own preamble only', async () => {
+      worker = await startWorker({ acme: markdownCompany({ issueCommentCapture: true }) }, {}, undefined, mode);
+      const { harness } = worker;
+      harness.seed({
+        companies: [company('acme')],
+        issues: [issue('acme', 'iss-1', 'Launch password hint', 'Where the launch password hint is kept')],
+        issueComments: [comment('acme', 'iss-1', 'cmt-1', 'The launch password hint is in the vault.', { userId: 'board' })],
+      });
+      expect((await harness.executeTool('memory_note', { text: 'The planner keeps the launch password hint: teal walrus.' }, run('acme', 'planner', 'p-run'))).error).toBeUndefined();
+      await harness.emit('issue.comment.created', ...commentEvent('acme', 'iss-1', { commentId: 'cmt-1' }, 'evt-shared'));
+      await harness.emit('agent.run.started', ...runEvent('acme', { runId: 'p-run-2', agentId: 'planner', issueId: 'iss-1' }));
+      const own = await harness.executeTool('memory_search', { query: 'launch password hint' }, run('acme', 'planner', 'p-run-2'));
+      expect(own.content).toContain('teal walrus');
+      // The document is read by the board and by every agent working on the issue.
+      const document = await harness.ctx.issues.documents.get('iss-1', 'memplane-memory', 'acme');
+      expect(document?.body ?? '').not.toContain('teal walrus');
+      expect(document?.body ?? '').toContain('launch password hint is in the vault');
+    });
+  });
+
   describe('a failing provider', () => {
     it('is logged as failed operations without breaking the event handlers, and a redelivered capture tries again', async () => {
       const down = createDownProvider();

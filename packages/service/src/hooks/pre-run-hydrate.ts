@@ -3,6 +3,7 @@ import type { MemoryBinding, ResolvedMemoryBinding } from '../bindings/memory-bi
 import { resolveBinding } from '../bindings/resolve-binding';
 import type { MemoryCallContext } from '../runtime/call-context';
 import { createRecordOperations } from '../runtime/record-operations';
+import { companySharedSnippets } from '../runtime/result-scope-guard';
 import type { ServiceInternals } from '../service/service-internals';
 import { buildPreamble } from './build-preamble';
 import { deliverWithTimeout, deliveryBackstopMs, isImmediatelyRetryable } from './deliver-with-timeout';
@@ -17,6 +18,12 @@ export interface PreRunHydration extends MemoryHookReport {
   bundle: MemoryContextBundle;
   /** Ready to put before the agent's prompt; empty when nothing was recalled or recall failed. */
   preamble: string;
+  /**
+   * The preamble of the recalled records every member of the company may read (records under no
+   * agent; no profile summary), for a place a wider audience than the agent reads, such as an
+   * issue document. The agent's own records are only in `preamble`. Empty when there are none.
+   */
+  sharedPreamble: string;
   /** Whether snippets or characters were left out to keep within the caps. */
   truncated: boolean;
 }
@@ -47,6 +54,7 @@ export async function preRunHydrate(
     deliveries: [],
     bundle: { snippets: [] },
     preamble: '',
+    sharedPreamble: '',
     truncated: false,
   };
 
@@ -98,6 +106,10 @@ export async function preRunHydrate(
       hydration.bundle = { ...bundle, snippets: built.snippets };
       hydration.preamble = built.preamble;
       hydration.truncated = built.truncated;
+      const placement = { registry: internals.store, scope, providerId: binding.providerId, bindingId: binding.id };
+      // A registry that cannot be read shows nothing shared: the hook never fails the run, and never guesses.
+      const shared = await companySharedSnippets(built.snippets, placement).catch(() => []);
+      hydration.sharedPreamble = buildPreamble({ snippets: shared }, limits).preamble;
     }
     hydration.deliveries.push(
       deliveryEntry(internals, firing, `binding:${binding.key}`, outcome, {

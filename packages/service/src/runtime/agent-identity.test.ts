@@ -73,6 +73,17 @@ describe('agent identity', () => {
     expect(JSON.stringify(hydration)).not.toContain('Builder:');
   });
 
+  it('keeps the agent\'s own records out of the shared preamble, the one a wider audience reads', async () => {
+    await start({ agentIdentity: { reads: 'company' } });
+    const system = { actor: actors.heartbeat, companyId: 'acme' } as const;
+    const hydration = await service.hooks.preRunHydrate(system, { agentId: 'planner', query: 'cache key sprint office' });
+    expect(hydration.preamble).toContain('Planner: sprint ends Friday.');
+    expect(hydration.preamble).toContain('Builder: the CI cache key changed.');
+    expect(hydration.sharedPreamble).toContain('Company: office closed Monday.');
+    expect(hydration.sharedPreamble).not.toContain('Planner:');
+    expect(hydration.sharedPreamble).not.toContain('Builder:');
+  });
+
   it('follows the configured read reach', async () => {
     const own = await start({ agentIdentity: { reads: 'own' } });
     expect(texts((await own.planner.list()).items)).toEqual(['Planner: sprint ends Friday.']);

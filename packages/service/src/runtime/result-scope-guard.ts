@@ -130,6 +130,29 @@ export async function guardSnippets(
   return { snippets, dropped };
 }
 
+/**
+ * Of snippets already shown to a reader, those every member of the company may read: placed
+ * (from the registry first, else from their own scope) under no agent. A snippet placed only by
+ * its source, or placed under an agent, is left out, so a text shown to a wider audience than its
+ * reader (an issue document, say) never carries an agent's own record.
+ */
+export async function companySharedSnippets(
+  snippets: readonly MemorySnippet[],
+  context: Pick<PlacementContext, 'registry' | 'scope' | 'providerId' | 'bindingId'>,
+): Promise<MemorySnippet[]> {
+  if (snippets.length === 0) return [];
+  const placement = await context.registry.placeRecords(
+    context.scope.companyId,
+    context.providerId,
+    snippets.map((snippet) => snippet.handle.providerRecordId),
+  );
+  const foreign = new Set(placement.foreignIds);
+  return snippets.filter((snippet) => {
+    const placed = place(snippet, { ...context, reach: 'company' }, placement.own, foreign);
+    return placed.placed && placed.ownerKnown && placed.scope.agentId === undefined;
+  });
+}
+
 /** Checks one record (a `get` result); a record that cannot be shown reads as null. */
 export async function guardSnippet(
   value: unknown,

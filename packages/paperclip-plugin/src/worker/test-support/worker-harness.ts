@@ -1,12 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { MemoryRecordHandle } from '@memplane/core';
 import { createMemoryService, createSqliteMemoryServiceStore, dataFolderCursorSecret, type MemoryOperationEntry, type MemoryService, type MemoryServiceSettings } from '@memplane/service';
 import { openServerTokenFile, startMemplaneServer, type RunningMemplaneServer, type ServerTokenFile, type StartMemplaneServerSettings } from '@memplane/server';
 import { createTestHarness, type TestHarness } from '@paperclipai/plugin-sdk/testing';
 import { createMemplanePaperclipPlugin, type MemplanePaperclipPlugin } from '../memplane-paperclip-plugin';
 import { pluginSqliteFileName } from '../paperclip-service-host';
 import { hostCompanyConfig, type CompanyConfigs, type HostCompanyConfig } from './host-company-config';
+import { systemContext } from '../paperclip-worker-host';
 import { workerTestManifest } from './paperclip-fixtures';
 
 /** Where the worker's service lives in a test: hosted in the worker, or a real `memplane serve` on a loopback port. */
@@ -123,4 +125,25 @@ export async function startWorker(
       await rm(folder, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Writes a company-shared memory (under no agent) through the worker's service, as the capture of
+ * a board member's comment would; returns its record id. Only shared memory may reach an issue
+ * document, which every member of the company reads.
+ */
+export async function rememberShared(started: StartedWorker, companyId: string, text: string): Promise<MemoryRecordHandle> {
+  const service = started.plugin.service();
+  if (service === undefined) throw new TypeError('the worker has no service');
+  const written = await service.runtime(systemContext(companyId)).upsertRecords({ records: [{ text }] });
+  const handle = written.records?.[0];
+  if (handle === undefined) throw new TypeError('the shared memory was not written');
+  return handle;
+}
+
+/** Forgets a company-shared memory through the worker's service, as a company admin would. */
+export async function forgetShared(started: StartedWorker, companyId: string, handle: MemoryRecordHandle): Promise<void> {
+  const service = started.plugin.service();
+  if (service === undefined) throw new TypeError('the worker has no service');
+  await service.runtime(systemContext(companyId)).forget({ handles: [handle] });
 }
