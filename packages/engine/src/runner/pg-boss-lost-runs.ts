@@ -1,4 +1,4 @@
-import { MemoryError } from '@memplane/core';
+import { MemoryApiCallError, type MemoryError } from '@memplane/core';
 import type PgBoss from 'pg-boss';
 import type { RunStepRecord } from '../store/engine-store-rows';
 import type { ResolvedRun } from './engine-runner';
@@ -11,7 +11,7 @@ import { lostStepQueueName, resolveRun, type StepJobContext, type StepJobData, s
 
 /** The error a run ends with when its step job was lost for good. */
 export function lostRunError(runId: string, stepId: string | undefined): MemoryError {
-  return new MemoryError('MEMORY_API_CALL', { message: `Run ${runId} stopped at step ${stepId}: its job failed and no retry remains (workers lost or unable to resume it).`, isRetryable: true });
+  return new MemoryApiCallError({ message: `Run ${runId} stopped at step ${stepId}: its job failed and no retry remains (workers lost or unable to resume it).`, isRetryable: true });
 }
 
 /**
