@@ -167,8 +167,10 @@ profile="$(post "/api/companies/$company/tools/profiles" '{"profileKey":"memplan
 post "/api/companies/$company/tools/profiles/$profile/bind" "{\"targetType\":\"agent\",\"targetId\":\"$agent\"}" >/dev/null
 # The agent gets a binding of its own with post_run_capture alone: with comment capture on as well,
 # its comments would be kept once by issue_comment_capture and the run's output would hold nothing
-# new (each comment is stored once), so post_run_capture would log no operation to check.
-config="{\"configJson\":{\"storage\":{\"dataDirectory\":\"$work/memplane-data\"},\"bindings\":[{\"key\":\"default\",\"providerId\":\"markdown\",\"hooks\":{\"issueCommentCapture\":true,\"issueDocumentCapture\":true,\"postRunCapture\":true}},{\"key\":\"runs\",\"providerId\":\"markdown\",\"hooks\":{\"postRunCapture\":true}}],\"default\":\"default\",\"agents\":{\"$agent\":\"runs\"}}}"
+# new (each comment is stored once), so post_run_capture would log no operation to check. Both
+# bindings keep one markdown root, so the agent's recall also finds the board's (company-shared)
+# comment, the only memory its issue document may show.
+config="{\"configJson\":{\"storage\":{\"dataDirectory\":\"$work/memplane-data\"},\"bindings\":[{\"key\":\"default\",\"providerId\":\"markdown\",\"config\":{\"root\":\"shared\"},\"hooks\":{\"issueCommentCapture\":true,\"issueDocumentCapture\":true,\"postRunCapture\":true}},{\"key\":\"runs\",\"providerId\":\"markdown\",\"config\":{\"root\":\"shared\"},\"hooks\":{\"postRunCapture\":true}}],\"default\":\"default\",\"agents\":{\"$agent\":\"runs\"}}}"
 pc plugin config:set "$plugin_id" -C "$company" --payload-json "$config" >/dev/null
 
 log "an issue assigned to the agent (run 1), a board comment (run 2), a document created and updated"
@@ -195,6 +197,9 @@ done
 check "post_run_capture kept the run's comments under the agent's own binding" 'echo "$ops" | node -e "const d=JSON.parse(require(\"fs\").readFileSync(0)).data;process.exit(d.operations.some((o)=>o.hookKind===\"post_run_capture\"&&o.bindingKey===\"runs\"&&o.status===\"succeeded\"&&o.agentId===\"$agent\")?0:1)"'
 docs="$(curl -sS "$api/api/issues/$issue/documents")"
 check "pre_run_hydrate wrote the memplane-memory document" 'echo "$docs" | grep -q "\"key\":\"memplane-memory\""'
+preamble_doc="$(curl -sS "$api/api/issues/$issue/documents/memplane-memory")"
+check "the memplane-memory document shows the board's shared memory" 'echo "$preamble_doc" | grep -q "seven years"'
+check "the memplane-memory document never shows the agent's own note" '! echo "$preamble_doc" | grep -q "Ledgers use monthly partitions"'
 runs_log="$(for r in $(curl -sS "$api/api/companies/$company/heartbeat-runs?agentId=$agent" | node -pe "JSON.parse(require('fs').readFileSync(0)).map((r)=>r.id).join(' ')"); do pc run log "$r" 2>/dev/null; done)"
 echo "$runs_log" >"$work/runs.log"
 check "agent tool memory_search answered (200)" 'echo "$runs_log" | grep -q "tools/execute -> 200"'
