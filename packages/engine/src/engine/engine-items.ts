@@ -97,14 +97,16 @@ export async function writeItems(services: EngineServices, scope: ScopeValues, i
   });
 }
 
-/** Corrects an item: the fields given change, the taxonomy is applied again, the version goes up by one. */
+/** Corrects an item: the fields given change (one given as undefined stays), the taxonomy is applied again, the version goes up by one. */
 export async function correctItem(services: EngineServices, scope: ScopeValues, itemId: string, correction: ItemCorrection): Promise<ItemRow | undefined> {
   const patch = parse(correctionSchema, correction, 'correction', 'correction');
   return services.store.transaction(async (tx) => {
     const current = (await tx.getItems(scope, [itemId])).get(itemId);
     if (current === undefined) return undefined;
     const now = services.now();
-    const next = { ...current, ...patch, metadata: (patch.metadata as ItemRow['metadata'] | undefined) ?? current.metadata };
+    // A field given as undefined is not part of the correction: it keeps its current value.
+    const changes = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as typeof patch;
+    const next = { ...current, ...changes, metadata: (changes.metadata as ItemRow['metadata'] | undefined) ?? current.metadata };
     const governed = governItem({ ...next, reviewedStatus: current.status === 'rejected' ? 'rejected' : undefined }, now);
     const categoryKeys = routeItemToCategories(services.categories, next.kind, governed.lexicalTokens);
     const updated = await tx.updateItem(scope, itemId, current.version, {
