@@ -78,10 +78,7 @@ function Shell({ token, onSignOut }: { token: string; onSignOut: (notice?: strin
           session: session.data,
           companyId,
           templates,
-          setTemplates: (next: BacklinkTemplates) => {
-            writeBacklinkTemplates(next);
-            setTemplatesState(next);
-          },
+          setTemplates: (next: BacklinkTemplates) => setTemplatesState(writeBacklinkTemplates(next)),
         };
   const title = pages.find((page) => page.id === route.page)?.title ?? '';
 

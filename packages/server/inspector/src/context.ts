@@ -9,6 +9,7 @@ export interface InspectorContext {
   session: InspectorSession;
   companyId: string;
   templates: BacklinkTemplates;
+  /** Checks and keeps the templates; a refused one throws `BacklinkTemplateError` naming its setting, and nothing changes. */
   setTemplates: (templates: BacklinkTemplates) => void;
 }
 

@@ -226,6 +226,43 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await detail.locator('.record-text').filter({ hasText: 'The staging database is rebuilt nightly at 03:00 UTC.' }).waitFor();
   });
 
+  it('refuses a backlink template that leaves the server, and links nothing from one an earlier page kept', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const fresh = await context.newPage();
+    fresh.on('pageerror', (error) => pageErrors.push(error.message));
+    await signIn(fresh, fixture.url, fixture.tokens.acmeAdmin);
+    await fresh.goto(acme('settings'));
+    const issue = fresh.getByLabel('Issue link template');
+    const save = fresh.getByRole('button', { name: 'Save templates' });
+    for (const [template, problem] of [
+      ['/\\evil.example/{issueId}', 'must not hold spaces, tabs, line breaks, control characters or backslashes'],
+      ['/\t/evil.example/{issueId}', 'must not hold spaces, tabs, line breaks, control characters or backslashes'],
+      ['//evil.example/{issueId}', 'must start with http://, https:// or a single /'],
+      ['https://paperclip.example@evil.example/{issueId}', 'must name the host plainly'],
+      ['https://{companyId}.evil.example/{issueId}', 'may hold fields only after the host'],
+    ] as const) {
+      await issue.fill(template);
+      await fresh.getByText(problem, { exact: false }).waitFor();
+      expect(await save.isDisabled(), template).toBe(true);
+    }
+    await issue.fill('/issues/{issueId}');
+    await fresh.getByText(`Links open on ${fixture.url}`).waitFor();
+    expect(await save.isDisabled()).toBe(false);
+
+    // Templates an earlier inspector accepted and kept in this browser: the refused one is dropped as the page loads.
+    await fresh.evaluate(() =>
+      localStorage.setItem('memplane.inspector.backlinks', JSON.stringify({ issue: '/\\evil.example/{issueId}', comment: '/issues/{issueId}#comment-{commentId}' })),
+    );
+    await fresh.goto(acme('records?binding=notes&agentId=planner'));
+    await fresh.reload();
+    const staging = fresh.getByRole('row').filter({ hasText: 'The staging database is rebuilt nightly' });
+    await staging.getByRole('link', { name: 'Open comment c-42' }).waitFor();
+    expect(await staging.getByRole('link', { name: 'Open issue ISS-7' }).count()).toBe(0);
+    const hrefs = await fresh.locator('a[href]').evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
+    expect(hrefs.filter((href) => new URL(href).origin !== fixture.url)).toEqual([]);
+    await context.close();
+  });
+
   it('runs a query as an agent would and shows snippets with scores and backlinks', async () => {
     await page.goto(acme('query'));
     await page.getByLabel('Agent').fill('planner');

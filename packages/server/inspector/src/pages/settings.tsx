@@ -1,15 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { backlinkKinds, checkTemplate, type BacklinkTemplates } from '../backlinks';
+import { BacklinkTemplateError, backlinkKinds, backlinkSettingLabels, checkTemplate, templateLinkOrigin, type BacklinkTemplates } from '../backlinks';
 import { TextField } from '../components/field';
 import { useInspector } from '../context';
 
-const labels: Record<keyof BacklinkTemplates, string> = {
-  issue: 'Issue link template',
-  comment: 'Comment link template',
-  document: 'Document link template',
-  run: 'Run link template',
-  activity: 'Activity link template',
-};
 const examples: Record<keyof BacklinkTemplates, string> = {
   issue: 'https://paperclip.example.com/{companyId}/issues/{issueId}',
   comment: 'https://paperclip.example.com/{companyId}/issues/{issueId}#comment-{commentId}',
@@ -23,28 +16,45 @@ export function SettingsPage() {
   const { templates, setTemplates } = useInspector();
   const [draft, setDraft] = useState<BacklinkTemplates>(templates);
   const [saved, setSaved] = useState(false);
-  const problems = backlinkKinds.map((kind) => [kind, checkTemplate(draft[kind].trim())] as const).filter(([, problem]) => problem !== undefined);
+  const [refused, setRefused] = useState<string | undefined>(undefined);
+  const origin = window.location.origin;
+  const problems = backlinkKinds.map((kind) => [kind, checkTemplate(draft[kind].trim(), origin)] as const).filter(([, problem]) => problem !== undefined);
+  const hintOf = (kind: keyof BacklinkTemplates) => {
+    const template = draft[kind].trim();
+    const problem = checkTemplate(template, origin);
+    if (problem !== undefined) return problem;
+    const linksTo = templateLinkOrigin(template, origin);
+    return linksTo === undefined ? `e.g. ${examples[kind]}` : `Links open on ${linksTo}`;
+  };
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (problems.length > 0) return;
-    setTemplates(Object.fromEntries(backlinkKinds.map((kind) => [kind, draft[kind].trim()])) as unknown as BacklinkTemplates);
-    setSaved(true);
+    try {
+      // Checked again as it is kept: a refused template names its setting, and nothing is kept.
+      setTemplates(draft);
+      setRefused(undefined);
+      setSaved(true);
+    } catch (error) {
+      if (!(error instanceof BacklinkTemplateError)) throw error;
+      setRefused(error.message);
+    }
   };
   return (
     <form onSubmit={save} aria-label="Backlink templates" className="settings">
       <h2>Backlinks</h2>
       <p>
         Sources link back to where a memory came from. Fields in braces are filled from the source, each value percent-encoded; a link whose fields are not all
-        known is not shown. Empty templates show sources as text. Kept in this browser.
+        known is not shown. A template that starts with a single / links on this server; one that starts with http:// or https:// links on the host it names,
+        which no field may change. Empty templates show sources as text. Kept in this browser.
       </p>
       {backlinkKinds.map((kind) => (
         <TextField
           key={kind}
-          label={labels[kind]}
+          label={backlinkSettingLabels[kind]}
           name={`template-${kind}`}
           value={draft[kind]}
           placeholder={examples[kind]}
-          hint={checkTemplate(draft[kind].trim()) ?? `e.g. ${examples[kind]}`}
+          hint={hintOf(kind)}
           onChange={(value) => {
             setSaved(false);
             setDraft({ ...draft, [kind]: value });
@@ -56,6 +66,11 @@ export function SettingsPage() {
           Save templates
         </button>
       </div>
+      {refused === undefined ? null : (
+        <p role="alert" className="error">
+          {refused}
+        </p>
+      )}
       {saved ? (
         <p role="status" className="notice">
           Saved.
