@@ -154,6 +154,16 @@ describe('markdown adapter: hand edits and the index', () => {
     expect(content).toContain('Second.');
   });
 
+  it('creates the index of a new root with an event for the owner and no warning for the caller', async () => {
+    const events: string[] = [];
+    const adapter = temporary.open({ root: temporary.root(), onEvent: (event) => events.push(event.type === 'index_rebuilt' ? event.reason : event.type) });
+    expect(events).toEqual(['the index did not exist']);
+    const written = await adapter.upsertRecords({ bindingKey, scope, records: [{ text: 'The first note of a new root.' }] });
+    expect(written.warnings ?? []).toEqual([]);
+    const found = await adapter.query({ bindingKey, scope, query: 'first note' });
+    expect(found.warnings ?? []).toEqual([]);
+  });
+
   it('rebuilds a deleted or corrupted index on open, with an event and a warning', async () => {
     const root = temporary.root();
     const first = temporary.open({ root });

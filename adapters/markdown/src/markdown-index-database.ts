@@ -36,6 +36,9 @@ function readMeta(database: Database.Database, key: string): string | undefined 
   return row?.value;
 }
 
+/** The rebuild reason of a root opened without an index: a new root, or one whose index was deleted. */
+export const indexDidNotExist = 'the index did not exist';
+
 /**
  * Why the index must be rebuilt from the markdown, or undefined when it is current. Call it under
  * the write lock: what another process saw before this one got the lock may be fixed by now.
@@ -44,7 +47,7 @@ export function indexRebuildReason(database: Database.Database, neighbourWindows
   const version = readMeta(database, 'schema_version');
   if (version === undefined) {
     const tables = database.prepare("SELECT count(*) AS count FROM sqlite_master WHERE type = 'table'").get() as { count: number };
-    return tables.count === 0 ? 'the index did not exist' : 'the index had no schema version';
+    return tables.count === 0 ? indexDidNotExist : 'the index had no schema version';
   }
   if (version !== indexSchemaVersion) return `the index was built by schema version ${version}, not ${indexSchemaVersion}`;
   if (readMeta(database, 'neighbour_windows') !== String(neighbourWindows)) return `neighbourWindows changed to ${neighbourWindows}`;

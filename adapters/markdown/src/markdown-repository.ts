@@ -8,7 +8,7 @@ import type { MarkdownStoreEvent } from './markdown-events';
 import type { ReconcileReport, RepositoryOptions } from './markdown-repository-types';
 import { fileKindOf, sameStamp, scanMarkdownFiles, stampOf } from './markdown-file-scan';
 import { MarkdownIndex, type FileStamp, type IndexedFile } from './markdown-index';
-import { indexRebuildReason, openIndexDatabase, resetIndexSchema, stampSchemaVersion } from './markdown-index-database';
+import { indexDidNotExist, indexRebuildReason, openIndexDatabase, resetIndexSchema, stampSchemaVersion } from './markdown-index-database';
 import { resolveInsideRoot, resourcesFolder, scopeFolder, statePath } from './markdown-paths';
 import { parseMarkdownFile, type ParsedMarkdownFile } from './markdown-section-parser';
 import type { MarkdownSection } from './markdown-section';
@@ -100,9 +100,14 @@ export class MarkdownRepository {
     }
   }
 
-  /** Reports an event to the owner and keeps it as a warning for the next result. */
+  /**
+   * Reports an event to the owner and keeps it as a warning for the next result. Building the
+   * index of a new, empty root is how every root starts, not a problem: the owner hears of it,
+   * the caller gets no warning.
+   */
   emit(event: MarkdownStoreEvent): void {
     this.options.onEvent?.(event);
+    if (event.type === 'index_rebuilt' && event.reason === indexDidNotExist && event.records === 0) return;
     const message =
       event.type === 'index_rebuilt'
         ? `The markdown index was rebuilt (${event.reason}): ${event.records} records in ${Math.round(event.durationMs)} ms.`
