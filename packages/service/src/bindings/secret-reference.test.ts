@@ -74,6 +74,10 @@ describe('secret references', () => {
     }
     // Another company, no allow-list, an allow-list that throws: nothing is readable.
     await expect(checkSecretReferences({ k: { $secret: { env: 'ACME_KEY' } } }, sources, { ...context, companyId: 'globex' })).rejects.toMatchObject({ rule: 'secret.environment' });
+    // The refusal names the setting that would allow it, so the admin knows what to ask the operator for.
+    await expect(checkSecretReferences({ k: { $secret: { env: 'ACME_KEY' } } }, sources, { ...context, companyId: 'globex' })).rejects.toMatchObject({
+      message: expect.stringContaining('secretEnvironment'),
+    });
     await expect(checkSecretReferences({ k: { $secret: { env: 'ACME_KEY' } } }, { ...sources, allowedEnvironment: undefined }, context)).rejects.toMatchObject({ rule: 'secret.environment' });
     const throwing = () => {
       throw new Error('boom');

@@ -138,7 +138,7 @@ async function resolveOne(
         rule: 'secret.environment',
         companyId: context.companyId,
         field,
-        message: `refers to environment variable ${inner.env}, which the operator does not allow for company "${context.companyId}"`,
+        message: `refers to environment variable ${inner.env}, which the operator does not allow for company "${context.companyId}": the operator allows a variable for a company with the service's secretEnvironment setting (the "secretEnvironment" map of a memplane-mcp config)`,
       });
     }
     const found = sources.environment[inner.env];

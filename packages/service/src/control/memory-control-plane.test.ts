@@ -110,7 +110,11 @@ describe('control plane', () => {
     expect(await admin().removeTarget({ targetType: 'company' })).toBe(true);
     const error = await admin().resolve('builder').catch((thrown: unknown) => thrown);
     expect(MemoryBindingNotFoundError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ agentId: 'builder', message: 'Company "acme" has no enabled binding for agent "builder" (no agent override and no company default).' });
+    expect(error).toMatchObject({
+      agentId: 'builder',
+      message:
+        'Company "acme" has no enabled binding for agent "builder" (no agent override and no company default). Point the company at a binding with setTarget({ targetType: \'company\' }, key), or this agent with setTarget({ targetType: \'agent\', agentId: \'builder\' }, key).',
+    });
   });
 
   it('records every change in the activity log with actor, time, before and after', async () => {

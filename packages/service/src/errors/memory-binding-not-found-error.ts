@@ -22,7 +22,14 @@ export class MemoryBindingNotFoundError extends MemoryConfigurationError {
         : options.agentId !== undefined
           ? `no enabled binding for agent "${options.agentId}" (no agent override and no company default)`
           : 'no enabled company default binding';
-    super({ message: `Company "${options.companyId}" has ${what}.` });
+    // Without a key, the fix is a target: say which call sets it, for the company or for the agent.
+    const fix =
+      options.bindingKey !== undefined
+        ? ''
+        : ` Point the company at a binding with setTarget({ targetType: 'company' }, key)${
+            options.agentId === undefined ? '' : `, or this agent with setTarget({ targetType: 'agent', agentId: '${options.agentId}' }, key)`
+          }.`;
+    super({ message: `Company "${options.companyId}" has ${what}.${fix}` });
     this.name = 'MemoryBindingNotFoundError';
     this.companyId = options.companyId;
     this.agentId = options.agentId;
