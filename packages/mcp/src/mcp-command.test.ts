@@ -38,7 +38,7 @@ describe('memplane mcp token', () => {
     expect(await openMcpTokenFile(file).verify(token)).toMatchObject({ companyId: 'acme', agentId: 'planner' });
 
     const id = /tok_[0-9a-f]{16}/.exec(issued.stderr)![0];
-    expect((await run(['token', 'list', '--data-dir', folder])).stdout).toBe(`${id}\tacme\tplanner\tactive\tlaptop\n`);
+    expect((await run(['token', 'list', '--data-dir', folder])).stdout).toBe(`id\tcompany\tagent\tstate\tlabel\n${id}\tacme\tplanner\tactive\tlaptop\n`);
     expect(await run(['token', 'revoke', id, '--data-dir', folder])).toMatchObject({ code: 0, stdout: `Revoked ${id}.\n` });
     expect((await run(['token', 'list', '--data-dir', folder])).stdout).toContain('\trevoked\t');
     expect(await openMcpTokenFile(file).verify(token)).toBeUndefined();
@@ -56,6 +56,11 @@ describe('memplane mcp token', () => {
     expect(await run(['token', 'issue', '--agent', 'planner', '--data-dir', folder])).toMatchObject({ code: 2, stderr: expect.stringContaining("required option '--company <id>'") });
     expect(await run(['token', 'issue', '--company', 'bad\u0000id', '--agent', 'planner', '--data-dir', folder])).toMatchObject({ code: 2 });
     expect(await run(['--transport', 'carrier-pigeon'])).toMatchObject({ code: 2 });
+    // A lifetime past any date is a usage error that says the bound, never "Invalid time value".
+    for (const lifetime of ['1e9', '36501', '0', '-1', 'NaN', 'Infinity']) {
+      const refused = await run(['token', 'issue', '--company', 'acme', '--agent', 'planner', '--expires-in-days', lifetime, '--data-dir', folder]);
+      expect(refused, lifetime).toMatchObject({ code: 2, stderr: expect.stringContaining('at most 36500') });
+    }
     expect(await run(['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\S*\n$/) });
   });
 

@@ -50,9 +50,14 @@ function port(value: string): number {
   return parsed;
 }
 
+/** A token lives a century at most: a later expiry is a typo, and past year 275760 no Date exists. */
+const maximumTokenDays = 36_500;
+
 function days(value: string): number {
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError('must be a positive number of days.');
+  if (!Number.isFinite(parsed) || parsed <= 0 || parsed > maximumTokenDays) {
+    throw new InvalidArgumentError(`must be a positive number of days, at most ${maximumTokenDays}.`);
+  }
   return parsed;
 }
 
@@ -193,6 +198,7 @@ function buildProgram(commandName: string, output: McpCommandOutput, ran: (work:
         tokenFileOf(options)
           .list()
           .then((records) => {
+            output.stdout('id\tcompany\tagent\tstate\tlabel\n');
             for (const record of records) {
               const state = record.revokedAt !== undefined ? 'revoked' : record.expiresAt !== undefined && Date.parse(record.expiresAt) <= Date.now() ? 'expired' : 'active';
               output.stdout(`${record.id}\t${record.companyId}\t${record.agentId}\t${state}\t${record.label ?? ''}\n`);

@@ -38,9 +38,14 @@ const integer = (minimum: number, maximum: number, what: string) => (value: stri
   return parsed;
 };
 
+/** A token lives a century at most: a later expiry is a typo, and past year 275760 no Date exists. */
+const maximumTokenDays = 36_500;
+
 function days(value: string): number {
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError('must be a positive number of days.');
+  if (!Number.isFinite(parsed) || parsed <= 0 || parsed > maximumTokenDays) {
+    throw new InvalidArgumentError(`must be a positive number of days, at most ${maximumTokenDays}.`);
+  }
   return parsed;
 }
 
@@ -214,6 +219,7 @@ function buildProgram(commandName: string, output: ServeCommandOutput, hooks: Se
         serverTokenFileOf(flags.dataDir, flags.tokenFile)
           .list()
           .then((records) => {
+            output.stdout('id\trole\tcompanies\tsubject\tstate\tlabel\n');
             for (const record of records) {
               const state = record.revokedAt !== undefined ? 'revoked' : record.expiresAt !== undefined && Date.parse(record.expiresAt) <= Date.now() ? 'expired' : 'active';
               const companies = record.role === 'operator' ? (record.companyIds?.join(',') ?? '*') : record.companyId;

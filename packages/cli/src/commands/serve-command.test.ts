@@ -31,8 +31,13 @@ describe('memplane serve', () => {
       expect(issued.stdout()).toMatch(/^mps_[A-Za-z0-9_-]{43}\n$/);
       const listed = captureOutput();
       expect(await runMemplaneCli(['serve', 'token', 'list', '--data-dir', folder], listed.output)).toBe(0);
-      const [id] = listed.stdout().split('\t');
-      expect(listed.stdout()).toMatch(/^tok_[0-9a-f]{16}\toperator\t\*\tops\tactive\t\n$/);
+      const [header, row = ''] = listed.stdout().split('\n');
+      expect(header).toBe('id\trole\tcompanies\tsubject\tstate\tlabel');
+      const [id] = row.split('\t');
+      expect(row).toMatch(/^tok_[0-9a-f]{16}\toperator\t\*\tops\tactive\t$/);
+      const forever = captureOutput();
+      expect(await runMemplaneCli(['serve', 'token', 'issue', '--operator', 'ops', '--expires-in-days', '1e9', '--data-dir', folder], forever.output)).toBe(2);
+      expect(forever.stderr()).toContain('at most 36500');
       expect(await runMemplaneCli(['serve', 'token', 'revoke', id ?? '', '--data-dir', folder], captureOutput().output)).toBe(0);
       const missingCompany = captureOutput();
       expect(await runMemplaneCli(['serve', 'token', 'issue', '--agent', 'planner', '--data-dir', folder], missingCompany.output)).toBe(2);
