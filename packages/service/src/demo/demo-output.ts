@@ -46,6 +46,19 @@ export function operationRows(entries: MemoryOperationEntry[]): string[] {
   return table(rows);
 }
 
+/**
+ * Why numbers are missing from a company's excerpt: `#` counts the operations of every company in
+ * the service, and a company's log never shows another company's rows.
+ */
+export function missingRowsNote(companyId: string, entries: MemoryOperationEntry[]): string {
+  const numbers = entries.map((entry) => Number(entry.id.replace(/^op_0*/, ''))).filter(Number.isSafeInteger);
+  const shown = new Set(numbers);
+  const missing: number[] = [];
+  for (let number = 1; number <= Math.max(0, ...numbers); number += 1) if (!shown.has(number)) missing.push(number);
+  if (missing.length === 0) return `# numbers every operation of the service; none is missing from ${companyId}'s log.`;
+  return `# numbers every operation of the service: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} another company's, which ${companyId}'s log never shows.`;
+}
+
 /** The per-binding counts. */
 export function countRows(companyId: string, counts: MemoryBindingOperationCounts[]): string[] {
   return counts.map((count) => {

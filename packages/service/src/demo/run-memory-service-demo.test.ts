@@ -17,6 +17,10 @@ describe('the demo', () => {
     expect(stdout).toContain('[memory:mem_000002] The build cache lives on the runner disk.');
     expect(stdout).toContain('refused: MEMORY_SCOPE_VIOLATION');
     expect(stdout).toContain("globex's note in acme's results: no");
+    // Each tool line names the agent acting, and the log excerpt says why a number is missing.
+    expect(stdout).toMatch(/^ {2}globex\/scout memory\.note \{/m);
+    expect(stdout).toMatch(/^ {2}acme\/planner memory\.forget \{/m);
+    expect(stdout).toMatch(/# numbers every operation of the service: 2 is another company's, which acme's log never shows\./);
     expect(stdout).toMatch(/acme\/default: \d+ operations/);
     expect(stdout).toMatch(/acme\/builder-scratch: \d+ operations/);
     expect(stdout).toMatch(/service metrics: \d+ operations, 1 failed, 1 denied, 0 dropped out of scope/);

@@ -7,7 +7,7 @@ import type { MemoryCallContext } from '../runtime/call-context';
 import { createMemoryService } from '../service/create-memory-service';
 import { createSqliteMemoryServiceStore } from '../store/sqlite/sqlite-memory-service-store';
 import { createMemoryTools, type MemoryToolContext } from '../tools/memory-tools';
-import { countRows, lines, operationRows, section, table, type DemoWriter } from './demo-output';
+import { countRows, lines, missingRowsNote, operationRows, section, table, type DemoWriter } from './demo-output';
 
 /** Options of {@link runMemoryServiceDemo}. */
 export interface MemoryServiceDemoOptions {
@@ -83,7 +83,9 @@ export async function runMemoryServiceDemo(options: MemoryServiceDemoOptions): P
     const tools = new Map(createMemoryTools(service).map((tool) => [tool.name, tool]));
     const tool = async (name: string, input: unknown, context: MemoryToolContext) => {
       const result = await tools.get(name)!.execute(input, context);
-      lines(write, `${name} ${JSON.stringify(input)}\n  -> ${result.content.split('\n').join('\n     ')}`);
+      // Name the acting agent: the same tool reads differently for each agent and company.
+      const actor = context.actor.kind === 'agent' ? `${context.actor.companyId}/${context.actor.agentId} ` : '';
+      lines(write, `${actor}${name} ${JSON.stringify(input)}\n  -> ${result.content.split('\n').join('\n     ')}`);
       return result;
     };
     await tool('memory.note', { text: 'Globex deploys on Fridays at noon.', kind: 'fact' }, { actor: agents.scout, heartbeatRunId: 'globex-run-1' });
@@ -149,6 +151,7 @@ export async function runMemoryServiceDemo(options: MemoryServiceDemoOptions): P
     const acmeExplorer = service.explorer({ actor: acme.admin });
     const log = await acmeExplorer.listOperations({ limit: 100 });
     lines(write, operationRows([...log.items].reverse()));
+    lines(write, missingRowsNote('acme', log.items));
     lines(write, `globex log: ${(await service.explorer({ actor: globex.admin }).listOperations()).items.length} operation(s), none of acme's`);
 
     section(write, '8. Per-binding counts');
