@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { writeFileAtomically } from './markdown-atomic-write';
 import { fileConfigurationError } from './markdown-errors';
 import { statePath } from './markdown-paths';
+import { privateFileMode, tightenFileMode } from './markdown-private-file';
 
 const secretPattern = /^[0-9a-f]{64}$/i;
 
@@ -22,7 +23,8 @@ function readSecret(path: string): Buffer | 'missing' | 'damaged' {
 }
 
 /**
- * The cursor secret shared by every process over a root, in `.memplane/cursor-secret` (mode 0600).
+ * The cursor secret shared by every process over a root, in `.memplane/cursor-secret` (mode 0600;
+ * an existing file readable by the group or others is tightened to the owner alone).
  *
  * A valid file is read without a lock. A missing or damaged one (empty, a line break, not 64 hex
  * characters: what a crash or a full disk leaves) is created or replaced under the write lock
@@ -34,12 +36,15 @@ function readSecret(path: string): Buffer | 'missing' | 'damaged' {
 export function loadCursorSecret(root: string, underLock: <Result>(work: () => Result) => Result): Buffer {
   const path = statePath(root, 'cursor-secret');
   const first = readSecret(path);
-  if (typeof first !== 'string') return first;
+  if (typeof first !== 'string') {
+    tightenFileMode(path);
+    return first;
+  }
   return underLock(() => {
     const again = readSecret(path);
     if (typeof again !== 'string') return again;
     const secret = randomBytes(32);
-    writeFileAtomically(path, secret.toString('hex'), 0o600);
+    writeFileAtomically(path, secret.toString('hex'), privateFileMode);
     return secret;
   });
 }

@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
 import { enableSecureDelete, truncateWriteAheadLog } from './markdown-forget';
+import { preparePrivateSqliteFile } from './markdown-private-file';
 import { contentHashOf } from './markdown-section-parser';
 
 /**
- * Embeddings by model and content hash, in `.memplane/embeddings.sqlite`. It is kept apart from
- * the index so rebuilding the index never pays for the same embeddings twice.
+ * Embeddings by model and content hash, in `.memplane/embeddings.sqlite` (mode 0600). It is kept
+ * apart from the index so rebuilding the index never pays for the same embeddings twice.
  */
 export class EmbeddingCache {
   private readonly database: Database.Database;
@@ -13,6 +14,7 @@ export class EmbeddingCache {
   private readonly deleteStatement;
 
   constructor(path: string, private readonly modelId: string, busyTimeoutMs = 10_000) {
+    preparePrivateSqliteFile(path);
     this.database = new Database(path);
     this.database.pragma(`busy_timeout = ${busyTimeoutMs}`);
     this.database.pragma('journal_mode = WAL');

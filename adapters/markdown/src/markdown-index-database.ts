@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { isCorruptionError } from './markdown-errors';
 import { createIndexSchema, dropIndexSchema, indexSchemaVersion } from './markdown-index-schema';
+import { preparePrivateSqliteFile } from './markdown-private-file';
 import { MarkdownRootLock } from './markdown-root-lock';
 
 /** An open index database and the lock that keeps other processes from replacing its files. */
@@ -66,8 +67,12 @@ export function stampSchemaVersion(database: Database.Database, neighbourWindows
   database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('neighbour_windows', ?)").run(String(neighbourWindows));
 }
 
-/** Opens the file and reads its header, which is where a file that is not a database fails. */
+/**
+ * Opens the file (mode 0600, like the `-wal` and `-shm` files SQLite creates beside it) and reads
+ * its header, which is where a file that is not a database fails.
+ */
 function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
+  preparePrivateSqliteFile(path);
   const database = new Database(path);
   try {
     configure(database, busyTimeoutMs);

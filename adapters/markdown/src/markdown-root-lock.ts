@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { preparePrivateSqliteFile } from './markdown-private-file';
 
 /**
  * The lock that says "this process has the index open", so no other process ever deletes or
@@ -18,6 +19,7 @@ export class MarkdownRootLock {
   private shared = false;
 
   private constructor(path: string, timeoutMs: number) {
+    preparePrivateSqliteFile(path);
     this.database = new Database(path);
     this.database.pragma(`busy_timeout = ${timeoutMs}`);
   }

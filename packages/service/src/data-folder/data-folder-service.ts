@@ -2,21 +2,24 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryConfigurationError } from '@memplane/core';
+import { privateFileMode, tightenFileMode } from '../security/private-file-mode';
 import type { MemoryServiceStore } from '../store/memory-service-store';
 
 /**
  * The cursor secret kept in a data folder (`cursor-secret`, mode 0600), created on first use.
  * Cursors are signed; a secret that outlives the process keeps `memory.list` cursors valid
- * across restarts. Two processes starting together agree on the first one written.
+ * across restarts. Two processes starting together agree on the first one written. An existing
+ * file readable by the group or others is tightened to the owner alone.
  */
 export async function dataFolderCursorSecret(dataDirectory: string): Promise<string> {
   const path = join(dataDirectory, 'cursor-secret');
+  tightenFileMode(path);
   try {
     return (await readFile(path, 'utf8')).trim();
   } catch {
     const secret = randomBytes(32).toString('hex');
     try {
-      await writeFile(path, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+      await writeFile(path, `${secret}\n`, { mode: privateFileMode, flag: 'wx' });
       return secret;
     } catch {
       // Another process wrote it first: use theirs.

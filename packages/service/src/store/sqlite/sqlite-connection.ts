@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { MemoryConfigurationError } from '@memplane/core';
 import type { MemoryStorePage, MemoryStorePageRequest } from '../memory-service-records';
 import { bindValue, copyFilterQuery, type StoreFilterQuery } from '../support/store-filters';
+import { preparePrivateSqliteFile } from '../../security/private-file-mode';
 import { loadSqliteDriver } from './sqlite-driver';
 
 type Row = Record<string, unknown>;
@@ -20,9 +21,13 @@ export interface SqliteConnection {
   close(): void;
 }
 
-/** Opens the file (or `:memory:`) with WAL journaling for files and a busy timeout for other writers. */
+/**
+ * Opens the file (or `:memory:`) with WAL journaling for files and a busy timeout for other
+ * writers. The file and its `-wal` and `-shm` companions are the owner's alone (mode 0600).
+ */
 export function openSqliteConnection(filename: string, busyTimeoutMs: number): SqliteConnection {
   const BetterSqlite3 = loadSqliteDriver();
+  preparePrivateSqliteFile(filename);
   let database: Database | undefined;
   try {
     database = new BetterSqlite3(filename);

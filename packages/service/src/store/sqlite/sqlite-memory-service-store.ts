@@ -18,7 +18,9 @@ import { jsonAsTextCodec, type StoreRow } from '../support/store-row-codec';
 export interface SqliteMemoryServiceStoreSettings {
   /**
    * The database file, created if missing, or `:memory:` for a store that lives as long as the
-   * process. Files use WAL journaling, so readers never block the writer. Default `:memory:`.
+   * process. Files use WAL journaling, so readers never block the writer. The file and its
+   * `-wal` and `-shm` companions have mode 0600 whatever the umask; an existing file readable
+   * by the group or others is tightened when the store opens it. Default `:memory:`.
    */
   filename?: string;
   /** How long a write waits for another process's lock on the file, in milliseconds. Default 5000. */
