@@ -8,5 +8,6 @@ export { openMcpTokenFile, tokenFileName, type McpTokenFile, type McpTokenGrant,
 export { applyBindingsConfig, ensureDefaultBinding, mcpBindingsConfigSchema, readBindingsConfig, type McpBindingsConfig } from './mcp-bindings-config';
 export { openEmbeddedService, sqliteFileName, type EmbeddedServiceOptions } from './mcp-embedded-service';
 export { mcpCommand, type McpCommand, type McpCommandOutput } from './mcp-command';
+export { McpStdioTransport, defaultMaxStdioLineBytes, type McpStdioTransportOptions } from './mcp-stdio-transport';
 export { serveMcp, type McpHttpServe, type McpServeOptions, type McpStdioServe } from './mcp-serve';
 export { clientLabelOf } from './mcp-server';

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type { MemoryService } from '@memplane/service';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ensureDefaultBinding } from './mcp-bindings-config';
 import type { McpBoundScope } from './mcp-bound-scope';
 import { openEmbeddedService } from './mcp-embedded-service';
 import { startMemplaneMcpHttpServer } from './mcp-http-server';
 import { createMemplaneMcpServer } from './mcp-server';
+import { McpStdioTransport } from './mcp-stdio-transport';
 import { openMcpTokenFile, tokenFileName } from './mcp-token-file';
 
 /** How `memplane-mcp` serves: where the data is, and on which transport. */
@@ -73,7 +73,7 @@ export async function serveMcp(options: McpStdioServe | McpHttpServe): Promise<v
       await ensureDefaultBinding(service, options.scope.companyId);
       const server = createMemplaneMcpServer({ service, scope: options.scope, capabilities: await capabilitiesOf(service, options.scope) });
       const closed = new Promise<void>((resolveClosed) => (server.onclose = resolveClosed));
-      await server.connect(new StdioServerTransport());
+      await server.connect(new McpStdioTransport());
       options.log(`memplane-mcp: serving agent ${options.scope.agentId} of company ${options.scope.companyId} on stdio`);
       await Promise.race([options.stopped, closed]);
       await server.close();
