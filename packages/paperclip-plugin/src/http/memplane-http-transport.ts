@@ -1,7 +1,8 @@
-import { MemoryApiCallError, MemoryConfigurationError, MemoryInvalidResponseError, MemoryTimeoutError } from '@memplane/core';
+import { MemoryApiCallError, MemoryConfigurationError, MemoryInvalidResponseError, MemoryTimeoutError, type MemoryError } from '@memplane/core';
 import type { MemoryCallContext } from '@memplane/service';
 import type { z } from 'zod';
 import { problemError } from './memplane-problem-errors';
+import { createTokenScrubber } from './token-scrubber';
 
 /** How the worker reaches the host's outbound HTTP (`ctx.http.fetch`). */
 export type HostFetch = (url: string, init?: RequestInit) => Promise<Response>;
@@ -98,11 +99,16 @@ function urlOf(baseUrl: string, call: HttpCall): string {
  * sits on a loopback or private address (`MEMORY_CONFIGURATION`, not retryable), one that does not answer in time (`MEMORY_TIMEOUT`), a
  * problem-details answer (mapped back to its code's class), and an answer that is not the JSON
  * the route promises (`MEMORY_INVALID_RESPONSE`). The token is sent in the `Authorization`
- * header only and is cut out of any text the server sends back before it reaches an error.
+ * header only. Whatever the server or the host sends back is scrubbed of it before it reaches an
+ * error: the raw text, every string and key of a parsed problem body (where JSON escapes are
+ * already decoded), the host's failure message. An error that would still carry it in any field
+ * or cause is replaced by one that keeps only the status.
  */
 export function createHttpTransport(settings: HttpTransportSettings): HttpTransport {
   const origin = new URL(settings.baseUrl).origin;
-  const scrub = (text: string) => (settings.token === '' ? text : text.split(settings.token).join('[token]'));
+  const scrubber = createTokenScrubber(settings.token);
+  /** The error, or one without anything the server said when the token is still in it (a value split across fields, say). */
+  const clean = (error: MemoryError, withheld: () => MemoryError): MemoryError => (scrubber.leaksInto(error) ? withheld() : error);
 
   /** Sends the call and reads the whole answer, both within the deadline (a server may stall after its headers). */
   async function send(call: HttpCall): Promise<{ response: Response; text: string }> {
@@ -123,14 +129,18 @@ export function createHttpTransport(settings: HttpTransportSettings): HttpTransp
       return await Promise.race([answered, deadline]);
     } catch (error) {
       if (MemoryTimeoutError.isInstance(error) || MemoryInvalidResponseError.isInstance(error)) throw error;
-      const reason = error instanceof Error ? scrub(error.message) : 'unknown error';
+      // The host's message is kept, scrubbed; the host's error itself is not, as it is not scrubbed.
+      const reason = error instanceof Error ? scrubber.text(error.message) : 'unknown error';
+      const unreachable = () => new MemoryApiCallError({ message: `memplane serve at ${origin} could not be reached (${call.operation})`, url: `${origin}${call.path}`, isRetryable: true });
       if (hostRefusedPrivateAddress.test(reason)) {
-        throw new MemoryConfigurationError({
-          message: `Paperclip's ctx.http refused memplane serve at ${origin} (${call.operation}): ${reason}. The host never reaches loopback or private addresses; run memplane serve on a public https:// address and set service.url to it, or use service.mode "worker"`,
-          cause: error,
-        });
+        throw clean(
+          new MemoryConfigurationError({
+            message: `Paperclip's ctx.http refused memplane serve at ${origin} (${call.operation}): ${reason}. The host never reaches loopback or private addresses; run memplane serve on a public https:// address and set service.url to it, or use service.mode "worker"`,
+          }),
+          unreachable,
+        );
       }
-      throw new MemoryApiCallError({ message: `memplane serve at ${origin} could not be reached (${call.operation}): ${reason}`, url: `${origin}${call.path}`, isRetryable: true });
+      throw clean(new MemoryApiCallError({ message: `memplane serve at ${origin} could not be reached (${call.operation}): ${reason}`, url: `${origin}${call.path}`, isRetryable: true }), unreachable);
     } finally {
       clearTimeout(timer);
     }
@@ -151,11 +161,14 @@ export function createHttpTransport(settings: HttpTransportSettings): HttpTransp
       const { response, text: raw } = await send(call);
       const { text, json } = bodyOf(raw);
       if (response.status >= 300) {
-        throw problemError({ status: response.status, body: json, text: scrub(text.slice(0, 500)), retryAfter: response.headers.get('retry-after'), call, origin });
+        const { status } = response;
+        // The whole text is scrubbed before it is cut to length, so no token straddles the cut.
+        const failed = problemError({ status, body: scrubber.value(json), text: scrubber.text(text).slice(0, 500), retryAfter: response.headers.get('retry-after'), call, origin });
+        throw clean(failed, () => new MemoryApiCallError({ message: `memplane serve (${call.operation}) answered ${status}; what it said is left out, as it repeats the worker's token`, statusCode: status, url: `${origin}${call.path}` }));
       }
       const parsed = schema.safeParse(response.status === 204 ? undefined : json);
       if (!parsed.success) {
-        const field = parsed.error.issues[0]?.path.join('.') ?? '';
+        const field = scrubber.text(parsed.error.issues[0]?.path.join('.') ?? '');
         throw new MemoryInvalidResponseError({ message: `memplane serve answered ${call.operation} with a body that is not what the route returns (${field === '' ? 'the body' : field})`, field });
       }
       return parsed.data;

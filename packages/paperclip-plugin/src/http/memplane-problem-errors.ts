@@ -40,6 +40,7 @@ const memoryErrorCodes: ReadonlySet<string> = new Set<MemoryErrorCode>([
 /** What a failed response carried. */
 export interface FailedServerResponse {
   status: number;
+  /** The parsed JSON body (undefined when it is not JSON), the token already cut out of every string and key. */
   body: unknown;
   /** The start of the body as text, the token already cut out. */
   text: string;

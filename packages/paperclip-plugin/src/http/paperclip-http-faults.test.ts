@@ -119,6 +119,38 @@ describe('memplane serve answers garbage', () => {
   });
 });
 
+describe('a proxy that echoes the token into problem details', () => {
+  it('never hands it to the model, the tool data, the log or health, written plainly or JSON-escaped', async () => {
+    worker = await startWorker({ acme: markdownCompany }, {}, undefined, 'http');
+    const { harness } = worker;
+    seedAcme(harness);
+    let token = '';
+    const serve = harness.ctx.http.fetch.bind(harness.ctx.http);
+    // Memory calls and the session are answered by a "proxy" that repeats the Authorization header; control calls reach the server.
+    harness.ctx.http.fetch = async (url, init) => {
+      const { pathname } = new URL(url);
+      if (!pathname.includes('/memory/') && pathname !== '/v1/session') return serve(url, init);
+      const authorization = (init?.headers as Record<string, string>).authorization ?? '';
+      token = authorization.replace(/^Bearer /, '');
+      const escaped = [...authorization].map((character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+      const problem = pathname.endsWith('/memory/query')
+        ? `{"code":"MEMORY_VALIDATION","detail":"proxy saw ${escaped}","issues":[{"path":"${authorization}","message":"proxy saw ${escaped}"}]}`
+        : `{"code":"MEMORY_CONFIGURATION","detail":"proxy saw ${escaped}","title":"${authorization}"}`;
+      return new Response(problem, { status: pathname.endsWith('/memory/query') ? 422 : 500, headers: { 'content-type': 'application/problem+json' } });
+    };
+
+    const search = await harness.executeTool('memory_search', { query: 'release' }, run('acme', 'planner', 'run-1'));
+    expect(search.error).toBe('MEMORY_VALIDATION: Invalid memory.query request: Bearer [token]: proxy saw Bearer [token]');
+    await harness.emit('agent.run.started', { runId: 'run-1', agentId: 'planner', issueId: 'iss-1', companyId: 'acme' }, { companyId: 'acme' });
+    await harness.emit('issue.comment.created', { commentId: 'cmt-1', companyId: 'acme' }, { companyId: 'acme', entityId: 'iss-1', eventId: 'evt-1' });
+    expect(handlerFailures(harness).map((entry) => entry.meta?.error)).toEqual(['MEMORY_CONFIGURATION: proxy saw Bearer [token]', 'MEMORY_CONFIGURATION: proxy saw Bearer [token]']);
+    const health = await worker.plugin.definition.onHealth?.();
+    expect(health).toMatchObject({ status: 'error', message: expect.stringContaining('proxy saw Bearer [token]') });
+    expect(token).toMatch(/^mps_.{16,}/);
+    expect(JSON.stringify([search, harness.logs, health])).not.toContain(token.slice(4));
+  });
+});
+
 describe('a revoked token', () => {
   it('turns every call into a configuration error that says what to do, without the token anywhere', async () => {
     worker = await startWorker({ acme: markdownCompany }, {}, undefined, 'http');
