@@ -167,3 +167,25 @@ export function installProject(
     directory,
   );
 }
+
+/**
+ * The packages of the first `npm install` line under a README's `## Install` heading, as a user
+ * copies it (`ai@6` is `ai`).
+ */
+export function readmeInstallLine(readme: string): string[] {
+  const install = readme.split(/^## /m).find((section) => section.startsWith('Install'));
+  const line = install?.split('\n').find((candidate) => candidate.startsWith('npm install '));
+  if (line === undefined) throw new TypeError('the README has no npm install line under ## Install');
+  return line
+    .replace(/#.*$/, '')
+    .trim()
+    .split(/\s+/)
+    .slice(2)
+    .filter((word) => !word.startsWith('-'))
+    .map((word) => word.replace(/(?<=.)@[^/]*$/, ''));
+}
+
+/** The version of a registry package the repository itself installed, so a project installs it from the npm cache. */
+export function repositoryVersionOf(name: string): string {
+  return (JSON.parse(readFileSync(join(repositoryRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+}
