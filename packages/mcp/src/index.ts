@@ -2,7 +2,7 @@ export { boundScopeFields, mcpBoundScopeSchema, resolveBoundScope, scopeFieldSou
 export { createMemplaneMcpServer, profileResourceUri, toolContextOf, toolsFor, type McpServiceHost, type MemplaneMcpServerOptions } from './mcp-server';
 export { mcpOutputSchemas, type McpToolName } from './mcp-output-schemas';
 export { VERSION } from './version';
-export { startMemplaneMcpHttpServer, type MemplaneMcpHttpOptions, type MemplaneMcpHttpServer } from './mcp-http-server';
+export { defaultMaxSessionsPerToken, defaultSessionIdleTimeoutMs, startMemplaneMcpHttpServer, type MemplaneMcpHttpOptions, type MemplaneMcpHttpServer } from './mcp-http-server';
 export { hostAllowed, isLoopbackAddress, loopbackHostnames, originAllowed } from './mcp-http-guards';
 export { openMcpTokenFile, tokenFileName, type McpTokenFile, type McpTokenGrant, type McpTokenRecord } from './mcp-token-file';
 export { applyBindingsConfig, ensureDefaultBinding, mcpBindingsConfigSchema, readBindingsConfig, type McpBindingsConfig } from './mcp-bindings-config';

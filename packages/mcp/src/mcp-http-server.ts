@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MemoryValidationError, type MemoryAdapterCapabilities } from '@memplane/core';
+import { MemoryValidationError, parseInput, type MemoryAdapterCapabilities } from '@memplane/core';
 import type { MemoryService } from '@memplane/service';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
 import type { McpBoundScope } from './mcp-bound-scope';
 import { bearerTokenOf, hostAllowed, isLoopbackAddress, loopbackHostnames, originAllowed, refuse } from './mcp-http-guards';
+import { McpHttpSessions } from './mcp-http-sessions';
 import { createMemplaneMcpServer } from './mcp-server';
 
 /** Settings of {@link startMemplaneMcpHttpServer}. */
@@ -30,9 +31,34 @@ export interface MemplaneMcpHttpOptions {
   allowedHosts?: string[];
   /** Exact browser origins accepted besides loopback ones (`https://app.example.com`). Default none. */
   allowedOrigins?: string[];
-  /** The most sessions open at once; more are refused with 503. Default 100. */
+  /** The most sessions open at once, all tokens together; more are refused with 503. Default 100. */
   maxSessions?: number;
+  /**
+   * The most sessions one token may have open at once; its next `initialize` is refused with 429
+   * (and `Retry-After` when one of its sessions is idle), while other tokens still open theirs.
+   * Default 16.
+   */
+  maxSessionsPerToken?: number;
+  /**
+   * How long a session may go without a new request before it is closed, in milliseconds; its id
+   * then reads as unknown (404). A request still being answered, an open event stream included,
+   * keeps it open. Default 1 800 000 (30 minutes).
+   */
+  sessionIdleTimeoutMs?: number;
+  /** The clock the idle timeout reads, in milliseconds. Default `Date.now`; tests pass their own. */
+  now?: () => number;
 }
+
+/** The default of {@link MemplaneMcpHttpOptions.maxSessionsPerToken}. */
+export const defaultMaxSessionsPerToken = 16;
+/** The default of {@link MemplaneMcpHttpOptions.sessionIdleTimeoutMs}: 30 minutes. */
+export const defaultSessionIdleTimeoutMs = 30 * 60 * 1000;
+
+const sessionLimitsSchema = z.strictObject({
+  maxSessions: z.number().int().min(1).max(1_000_000).optional(),
+  maxSessionsPerToken: z.number().int().min(1).max(1_000_000).optional(),
+  sessionIdleTimeoutMs: z.number().int().min(1).max(2_147_483_647).optional(),
+});
 
 /** A running HTTP endpoint. */
 export interface MemplaneMcpHttpServer {
@@ -42,23 +68,28 @@ export interface MemplaneMcpHttpServer {
   close(): Promise<void>;
 }
 
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: Server;
-  tokenId: string;
-}
-
 /**
  * Serves the MCP tools over Streamable HTTP. Every request passes, in order: the `Host` check
  * and the `Origin` check (DNS rebinding), the bearer token (401 without a valid one), and for
  * an open session the token that opened it (403 for any other token, so a session id never
  * carries one company's scope to another token). Each session is bound to its token's
- * company and agent, and the client that opened it.
+ * company and agent, and the client that opened it. One token holds at most
+ * `maxSessionsPerToken` sessions (429 past it), the server at most `maxSessions` (503), and a
+ * session unused for `sessionIdleTimeoutMs` is closed.
  */
 export async function startMemplaneMcpHttpServer(options: MemplaneMcpHttpOptions): Promise<MemplaneMcpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const maxSessions = options.maxSessions ?? 100;
+  const limits = parseInput(
+    sessionLimitsSchema,
+    {
+      ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+      ...(options.maxSessionsPerToken === undefined ? {} : { maxSessionsPerToken: options.maxSessionsPerToken }),
+      ...(options.sessionIdleTimeoutMs === undefined ? {} : { sessionIdleTimeoutMs: options.sessionIdleTimeoutMs }),
+    },
+    'HTTP server settings',
+  );
+  const idleTimeoutMs = limits.sessionIdleTimeoutMs ?? defaultSessionIdleTimeoutMs;
   const loopback = isLoopbackAddress(host);
   if (!loopback && (options.allowedHosts === undefined || options.allowedHosts.length === 0)) {
     throw new MemoryValidationError({
@@ -68,7 +99,12 @@ export async function startMemplaneMcpHttpServer(options: MemplaneMcpHttpOptions
   }
   const allowedHosts = (options.allowedHosts ?? [...loopbackHostnames]).map((name) => name.toLowerCase());
   const allowedOrigins = options.allowedOrigins ?? [];
-  const sessions = new Map<string, Session>();
+  const sessions = new McpHttpSessions({
+    maxSessions: limits.maxSessions ?? 100,
+    maxSessionsPerToken: limits.maxSessionsPerToken ?? defaultMaxSessionsPerToken,
+    idleTimeoutMs,
+    now: options.now ?? Date.now,
+  });
   const prepared = new Map<string, Promise<void>>();
 
   async function capabilitiesOf(scope: McpBoundScope): Promise<MemoryAdapterCapabilities> {
@@ -102,27 +138,33 @@ export async function startMemplaneMcpHttpServer(options: MemplaneMcpHttpOptions
     }
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const session = sessions.get(sessionId);
+      const session = sessions.find(sessionId);
       if (session === undefined) return refuse(response, 404, 'Session not found');
       if (session.tokenId !== scope.tokenId) return refuse(response, 403, 'Forbidden: the session belongs to another token');
+      sessions.use(session, response);
       return session.transport.handleRequest(request, response);
     }
-    if (sessions.size >= maxSessions) return refuse(response, 503, 'Too many open sessions');
-    const { tokenId, ...bound } = scope;
-    const server = createMemplaneMcpServer({ service: options.service, scope: bound, capabilities: await capabilitiesOf(bound) });
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, tokenId });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
-    // A first request that was not an initialize opened no session: nothing to keep.
-    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await server.close();
+    const reservation = sessions.reserve(scope.tokenId);
+    if (!('release' in reservation)) {
+      return refuse(response, reservation.status, reservation.message, reservation.retryAfterSeconds === undefined ? {} : { 'retry-after': String(reservation.retryAfterSeconds) });
+    }
+    try {
+      const { tokenId, ...bound } = scope;
+      const server = createMemplaneMcpServer({ service: options.service, scope: bound, capabilities: await capabilitiesOf(bound) });
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => sessions.add(id, { transport, server, tokenId }, response, reservation),
+      });
+      transport.onclose = () => {
+        if (transport.sessionId !== undefined) sessions.remove(transport.sessionId);
+      };
+      await server.connect(transport);
+      await transport.handleRequest(request, response);
+      // A first request that was not an initialize opened no session: nothing to keep.
+      if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await server.close();
+    } finally {
+      reservation.release();
+    }
   }
 
   const listener = createServer((request, response) => {
@@ -135,13 +177,16 @@ export async function startMemplaneMcpHttpServer(options: MemplaneMcpHttpOptions
     listener.once('error', rejectListen);
     listener.listen(options.port ?? 8765, host, () => resolveListen());
   });
+  // Idle sessions are also closed when nobody asks for a new one; the timer never keeps the process alive.
+  const sweeper = setInterval(() => sessions.expireIdle(), Math.min(idleTimeoutMs, 60_000));
+  sweeper.unref();
   const address = listener.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}${path}`,
     async close() {
-      await Promise.all([...sessions.values()].map((session) => session.server.close()));
-      sessions.clear();
+      clearInterval(sweeper);
+      await sessions.closeAll();
       listener.closeAllConnections();
       await new Promise<void>((resolveClose) => listener.close(() => resolveClose()));
     },
