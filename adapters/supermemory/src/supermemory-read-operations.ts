@@ -53,7 +53,8 @@ export async function querySupermemory(
           filters: { AND: conditions },
           // The source documents (with their metadata) place entries extracted from a capture.
           include: { documents: true },
-          ...(context.settings.searchThreshold === undefined ? {} : { threshold: context.settings.searchThreshold }),
+          // Supermemory drops hits under 0.5 when no threshold is sent; `query` returns the best topK, so by default none are dropped.
+          threshold: context.settings.searchThreshold ?? 0,
         },
         options,
       ),

@@ -94,6 +94,12 @@ describe('request bodies', () => {
     `);
   });
 
+  it('query sends threshold 0 when searchThreshold is not set, so topK alone limits the hits', async () => {
+    const recorded = callsAfterNow(testServer);
+    await environment.createAdapter().query({ bindingKey, scope, query: 'deploy day', topK: 5 });
+    expect(recorded().map((call) => (call.bodyJson as { threshold?: unknown }).threshold)).toEqual([0]);
+  });
+
   it('list sends POST /v4/memories/list oldest first, with the array form of the container tag', async () => {
     await environment.createAdapter().list({ bindingKey, scope, limit: 20 });
     expect(recordedRequests()).toMatchInlineSnapshot(`

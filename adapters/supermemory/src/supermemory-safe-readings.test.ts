@@ -2,12 +2,12 @@ import { MemoryApiCallError, MemoryConflictError, type MemoryAdapter, type Memor
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { toSupermemoryContainerTag } from './supermemory-container-tag';
-import { fakeBaseURL, setupSupermemoryFake } from './testing/supermemory-test-setup';
+import { fakeApiKey, fakeBaseURL, setupSupermemoryFake } from './testing/supermemory-test-setup';
 
 /**
  * The adapter over readings of Supermemory that its docs leave open: extracted memories
  * related to their document (no metadata copy), a memory list that ignores `filters`, list
- * entries without `metadata`, the 0.5 default search threshold and chunk-shaped hits.
+ * entries without `metadata`, the 0.5 threshold a search without one gets, and chunk-shaped hits.
  */
 const environment = setupSupermemoryFake();
 const { fake, testServer } = environment;
@@ -178,12 +178,36 @@ describe('list entries without a metadata key', () => {
 });
 
 describe('search', () => {
-  it('leaves out weak matches at the 0.5 default threshold unless a threshold is set', async () => {
+  it('the fake drops hits under 0.5 when a search sends no threshold, as Supermemory documents', async () => {
     const scope = freshScope();
-    await environment.createAdapter().upsertRecords({ bindingKey, scope, records: [{ text: 'Tuesday deploys.' }] });
-    const query = { bindingKey, scope, query: 'tuesday release planning meeting' };
-    expect((await environment.createAdapter().query(query)).snippets).toEqual([]);
-    expect((await environment.createAdapter({ searchThreshold: 0.2 }).query(query)).snippets.map((snippet) => snippet.text)).toEqual(['Tuesday deploys.']);
+    await environment.createAdapter().upsertRecords({ bindingKey, scope, records: [{ text: 'Deploys happen on Tuesdays.' }] });
+    const search = (threshold?: number) =>
+      fetch(`${fakeBaseURL}/v4/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fakeApiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ q: 'when do deploys happen usually', containerTag: toSupermemoryContainerTag(scope.companyId), ...(threshold === undefined ? {} : { threshold }) }),
+      }).then(async (response) => ((await response.json()) as { results: Array<{ similarity: number }> }).results.map((hit) => hit.similarity));
+    expect(await search()).toEqual([]);
+    expect(await search(0)).toEqual([0.4]);
+  });
+
+  it('returns the best topK however weak by default (a relevant record at similarity 0.4 included), and searchThreshold filters', async () => {
+    const scope = freshScope();
+    await environment.createAdapter().upsertRecords({ bindingKey, scope, records: [{ text: 'Deploys happen on Tuesdays.' }, { text: 'Lunch is at noon.' }] });
+    // Two of the query's five words: similarity 0.4, under Supermemory's default threshold of 0.5.
+    const query = { bindingKey, scope, query: 'when do deploys happen usually', topK: 5 };
+    const found = await environment.createAdapter().query(query);
+    expect(found.snippets.map((snippet) => [snippet.text, snippet.score])).toEqual([['Deploys happen on Tuesdays.', 0.4]]);
+    expect((await environment.createAdapter({ searchThreshold: 0.5 }).query(query)).snippets).toEqual([]);
+  });
+
+  it('lets topK alone limit what comes back, best first', async () => {
+    const scope = freshScope();
+    const texts = ['alpha', 'alpha beta', 'alpha beta gamma', 'alpha beta gamma delta', 'alpha beta gamma delta epsilon', 'alpha beta gamma delta epsilon zeta', 'alpha beta gamma delta epsilon zeta eta'];
+    await environment.createAdapter().upsertRecords({ bindingKey, scope, records: texts.map((text) => ({ text })) });
+    const found = await environment.createAdapter().query({ bindingKey, scope, query: 'alpha beta gamma delta epsilon zeta eta theta iota kappa', topK: 5 });
+    expect(found.snippets.map((snippet) => snippet.text)).toEqual(texts.slice(2).reverse());
+    expect(found.snippets.at(-1)?.score).toBe(0.3);
   });
 
   it('gives a chunk hit the handle of its document, which get and forget can use', async () => {

@@ -62,7 +62,8 @@ export interface SupermemoryAdapterSettings {
   cursorSecret?: string | Uint8Array;
   /**
    * The `threshold` sent with every search (0 returns the most results, 1 the fewest).
-   * Default: not sent, so Supermemory's own default applies.
+   * Default: 0, so `query` returns the best `topK` matches however weak; Supermemory's own
+   * default when none is sent (0.5) would drop relevant matches. Raise it to leave weak matches out.
    */
   searchThreshold?: number;
   /**

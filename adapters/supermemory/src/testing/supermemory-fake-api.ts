@@ -143,8 +143,8 @@ export function createSupermemoryFake(settings: SupermemoryFakeSettings = {}): S
       // SDK `SearchMemoriesParams.limit` (default 10); the fake refuses above 100, the most the adapter may ask.
       const limit = Number(body.limit ?? 10);
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) return error(400, 'limit must be 1 to 100');
-      // Docs page "Search" (supermemory.ai/docs/search, `threshold`: 0 least sensitive, 1 most)
-      // and the review of issue 16: the memories threshold defaults to 0.5 when not sent.
+      // Docs page "Search Parameters" (supermemory.ai/docs/search/parameters), memory search
+      // `threshold`: 0–1, 0 least sensitive, 1 most, default 0.5 when the request sends none.
       const threshold = typeof body.threshold === 'number' ? body.threshold : 0.5;
       const include = (body.include ?? {}) as { forgottenMemories?: unknown; documents?: unknown };
       const includeForgotten = include.forgottenMemories === true;
