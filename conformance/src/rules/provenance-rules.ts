@@ -2,6 +2,7 @@ import type { MemoryScope, MemorySnippet, MemorySourceKind, MemorySourceRef } fr
 import { expectDeepEqual, expectEqual, expectMarkerFound, expectTrue } from '../assertions';
 import type { ConformanceRule } from '../conformance-rule';
 import { markedText, type RuleContext } from '../rule-context';
+import { summaryRules } from './provenance-summary-rules';
 
 /** Caller metadata with every JSON shape that a lossy store tends to break. */
 export function richMetadata(marker: string): Record<string, unknown> {
@@ -78,7 +79,7 @@ const sourceFieldsByKind: Record<MemorySourceKind, Partial<MemorySourceRef>> = {
   external_document: { externalRef: 'https://example.com/handbook' },
 };
 
-/** The `provenance` family: where a memory came from and what the caller attached survive storage. */
+/** The `provenance` family: where a memory came from, what the caller attached and its summary survive storage and correction. */
 export const provenanceRules: ConformanceRule[] = [
   roundTripRule('get'),
   roundTripRule('list'),
@@ -133,4 +134,5 @@ export const provenanceRules: ConformanceRule[] = [
       }
     },
   },
+  ...summaryRules,
 ];

@@ -1,6 +1,8 @@
 import type { RuleFamily } from '../../conformance-rule';
 import { acceptsForeignCursors } from './accepts-foreign-cursors';
 import { claimsCorrectionItLacks } from './claims-correction-it-lacks';
+import { correctReplacesRecord } from './correct-replaces-record';
+import { dropsSummary } from './drops-summary';
 import { dropsRecordBetweenPages } from './drops-record-between-pages';
 import { extractionNeverFinishes } from './extraction-never-finishes';
 import { forgetDoesNotStick } from './forget-does-not-stick';
@@ -95,6 +97,18 @@ export const brokenVariants: BrokenVariant[] = [
       'provenance.capture-record',
       'provenance.source-kinds',
     ],
+  },
+  {
+    name: 'drops-summary',
+    family: 'provenance',
+    breaker: dropsSummary,
+    mustFail: ['provenance.summary.get', 'provenance.summary.list', 'provenance.correct.summary-only'],
+  },
+  {
+    name: 'correct-replaces-record',
+    family: 'provenance',
+    breaker: correctReplacesRecord,
+    mustFail: ['provenance.correct.summary-only', 'provenance.correct.metadata-only'],
   },
   {
     name: 'invents-usage-counters',
