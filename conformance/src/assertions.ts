@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import { MemoryError, MemoryValidationError, type MemorySnippet } from '@memplane/core';
+import { previewJson } from './json-preview';
+import { describeDifferences } from './value-differences';
 
-/** A short JSON preview of a value for failure messages. */
-export function preview(value: unknown, maximumLength = 300): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > maximumLength ? `${text.slice(0, maximumLength)}…` : text;
+/**
+ * A JSON preview of a value for failure messages, in about `maximumLength` characters: always
+ * valid JSON, never cut inside a value; fields and items that do not fit are left out whole and
+ * counted (see `previewJson`).
+ */
+export function preview(value: unknown, maximumLength = 500): string {
+  return previewJson(value, maximumLength);
 }
 
 /** Describes a thrown value for failure messages: its class, code and message. */
@@ -68,12 +68,16 @@ function assertionError(message: string, actual: unknown, expected: unknown, ope
 }
 
 /**
- * Fails unless `actual` deep-equals `expected` (strict), naming both in the message. The error
- * keeps `actual` and `expected`, so vitest still shows a diff.
+ * Fails unless `actual` deep-equals `expected` (strict), naming both and then each field that
+ * differs with its expected and actual value (`source.issueId: expected "issue-1", got nothing`).
+ * The error keeps `actual` and `expected`, so vitest still shows a diff.
  */
 export function expectDeepEqual(actual: unknown, expected: unknown, what: string): void {
   if (isDeepStrictEqual(actual, expected)) return;
-  throw assertionError(`Expected ${what} to equal ${preview(expected)}, but got ${preview(actual)}.`, actual, expected, 'deepStrictEqual');
+  const structured = typeof actual === 'object' && actual !== null && typeof expected === 'object' && expected !== null;
+  const differences = structured ? describeDifferences(actual, expected) : [];
+  const detail = differences.length === 0 ? '' : ` Differs at ${differences.join('; ')}.`;
+  throw assertionError(`Expected ${what} to equal ${preview(expected)}, but got ${preview(actual)}.${detail}`, actual, expected, 'deepStrictEqual');
 }
 
 /** Fails unless `actual === expected`. */

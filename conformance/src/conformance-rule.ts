@@ -37,6 +37,25 @@ export const ruleFamilies: ReadonlyArray<RuleFamily> = [
  */
 export type RuleNeed = 'faults' | 'peer';
 
+/** Where the adapter guide lives; a rule's `fix.guideSection` is an anchor of this page. */
+export const adapterGuideUrl = 'https://github.com/memplane/memplane/blob/main/docs/writing-an-adapter.md';
+
+/** How to fix an adapter that fails a rule. */
+export interface RuleFixHint {
+  /** What to change in the adapter, in a sentence or two addressed to its author. */
+  hint: string;
+  /**
+   * The section of the adapter guide (`docs/writing-an-adapter.md`) that explains it: the anchor
+   * GitHub gives the section's heading, such as `keyset-cursors`.
+   */
+  guideSection: string;
+}
+
+/** The link to a section of the adapter guide. */
+export function adapterGuideLink(section: string): string {
+  return `${adapterGuideUrl}#${section}`;
+}
+
 /**
  * One conformance rule: a plain object, independent of any test framework, so the same rule
  * runs under vitest (`describeMemoryAdapterConformance`) and under the CLI (`runConformance`).
@@ -53,6 +72,8 @@ export interface ConformanceRule {
    * applies. Reads only the declared capability manifest, never the adapter's behaviour.
    */
   requires?: (capabilities: MemoryAdapterCapabilities, options: ConformanceOptions) => string | undefined;
+  /** How to fix an adapter that fails the rule; shown with the failure. Every rule of the suite has one. */
+  fix?: RuleFixHint;
   /** What the rule needs from the options; a missing need fails the rule. */
   needs?: ReadonlyArray<RuleNeed>;
   /** Runs the checks. Throws (an `AssertionError` or the adapter's error) when the adapter does not conform. */

@@ -14,13 +14,13 @@ const report: ConformanceReport = {
   skipped: 1,
   results: [
     { id: 'scope.a', family: 'scope', description: 'a', status: 'passed', durationMs: 12 },
-    { id: 'scope.b', family: 'scope', description: 'b', status: 'failed', error: 'Expected <none>,\nbut got "x" & ]]> \u0000\u001B[31m', durationMs: 1500 },
+    { id: 'scope.b', family: 'scope', description: 'b', status: 'failed', error: 'Expected <none>,\nbut got "x" & ]]> \u0000\u001B[31m', fix: { hint: 'Keep <b> apart.', guide: 'https://example.com/guide#b' }, durationMs: 1500 },
     { id: 'errors.c', family: 'errors', description: 'c', status: 'skipped', reason: "the adapter's manifest", durationMs: 0 },
   ],
 };
 
 describe('formatJunitReport', () => {
-  it('writes one testcase per rule, failures with the full message, skips with the reason, and the run facts as properties', () => {
+  it('writes one testcase per rule, failures with the full message, the description and the fix hint, skips with the reason, and the run facts as properties', () => {
     expect(formatJunitReport(report)).toBe(
       [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -34,7 +34,7 @@ describe('formatJunitReport', () => {
         '    </properties>',
         '    <testcase classname="scope" name="scope.a" time="0.012"/>',
         '    <testcase classname="scope" name="scope.b" time="1.500">',
-        '      <failure message="Expected &lt;none&gt;," type="scope.b">Expected &lt;none&gt;,\nbut got &quot;x&quot; &amp; ]]&gt; \uFFFD\uFFFD[31m</failure>',
+        '      <failure message="Expected &lt;none&gt;," type="scope.b">Expected &lt;none&gt;,\nbut got &quot;x&quot; &amp; ]]&gt; \uFFFD\uFFFD[31m\n\nChecks: b\nFix: Keep &lt;b&gt; apart. See https://example.com/guide#b</failure>',
         '    </testcase>',
         '    <testcase classname="errors" name="errors.c" time="0.000">',
         '      <skipped message="the adapter&apos;s manifest"/>',

@@ -36,8 +36,8 @@ function firstLine(text: string): string {
 /**
  * Formats a report as JUnit XML, the format CI systems read (GitHub Actions reporters, GitLab,
  * Jenkins, CircleCI): one `<testsuite>` named after the run, one `<testcase>` per rule with the
- * rule's family as `classname` and its id as `name`, `<failure>` with the full message, and
- * `<skipped>` with the reason. The suite version, the adapter key and capabilities and the Node.js
+ * rule's family as `classname` and its id as `name`, `<failure>` with the full message, the rule's
+ * description and its fix hint, and `<skipped>` with the reason. The suite version, the adapter key and capabilities and the Node.js
  * version are `<properties>`.
  */
 export function formatJunitReport(report: ConformanceReport): string {
@@ -69,9 +69,10 @@ export function formatJunitReport(report: ConformanceReport): string {
       lines.push(`${open}>`, `      <skipped message="${escapeXml(result.reason ?? 'skipped')}"/>`, '    </testcase>');
     } else {
       const error = result.error ?? 'failed';
+      const details = [error, '', `Checks: ${result.description}`, ...(result.fix === undefined ? [] : [`Fix: ${result.fix.hint} See ${result.fix.guide}`])].join('\n');
       lines.push(
         `${open}>`,
-        `      <failure message="${escapeXml(firstLine(error))}" type="${escapeXml(result.id)}">${escapeContent(error)}</failure>`,
+        `      <failure message="${escapeXml(firstLine(error))}" type="${escapeXml(result.id)}">${escapeContent(details)}</failure>`,
         '    </testcase>',
       );
     }

@@ -1,6 +1,7 @@
 export { describeMemoryAdapterConformance } from './describe-memory-adapter-conformance';
 export {
   AdapterFactoryError,
+  adapterGuideUrl,
   allOf,
   allRules,
   conformanceAssertions,
@@ -25,6 +26,7 @@ export {
   whenDeclared,
   whenNotDeclared,
   type ConformanceCliIo,
+  type ConformanceFix,
   type ConformanceOptions,
   type CliStream,
   type ConformanceReport,
@@ -36,6 +38,7 @@ export {
   type LoadedConformanceModule,
   type RuleContext,
   type RuleFamily,
+  type RuleFixHint,
   type RuleIdentifiers,
   type RuleNeed,
   type RuleOutcome,

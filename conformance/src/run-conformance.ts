@@ -3,10 +3,18 @@ import type { MemoryAdapterCapabilities } from '@memplane/core';
 import { AdapterFactoryError, NotAMemoryAdapterError } from './assert-memory-adapter';
 import { describeError } from './assertions';
 import { selectRules, validateConformanceOptions, type ConformanceOptions } from './conformance-options';
-import type { ConformanceRule, RuleFamily } from './conformance-rule';
+import { adapterGuideLink, type ConformanceRule, type RuleFamily } from './conformance-rule';
 import { executeRule } from './execute-rule';
 import { allRules } from './rules/index';
 import { VERSION } from './version';
+
+/** How to fix an adapter that failed a rule. */
+export interface ConformanceFix {
+  /** What to change in the adapter. */
+  hint: string;
+  /** The link to the section of the adapter guide that explains it. */
+  guide: string;
+}
 
 /** The result of one rule. */
 export interface ConformanceRuleResult {
@@ -22,6 +30,8 @@ export interface ConformanceRuleResult {
   reason?: string;
   /** What went wrong, for failed rules: the assertion message or the unexpected error. */
   error?: string;
+  /** How to fix the adapter, for failed rules whose rule has a fix hint (every rule of the suite does). */
+  fix?: ConformanceFix;
   /** How long the rule took, in milliseconds. */
   durationMs: number;
 }
@@ -105,7 +115,8 @@ export async function runRules(
     } catch (error) {
       // No adapter at all: one clear error for the run, not the same failure for every rule.
       if (NotAMemoryAdapterError.is(error) || (AdapterFactoryError.is(error) && results.length === 0)) throw error;
-      results.push({ ...base, status: 'failed', error: describeFailure(error), durationMs: performance.now() - started });
+      const fix = rule.fix === undefined ? {} : { fix: { hint: rule.fix.hint, guide: adapterGuideLink(rule.fix.guideSection) } };
+      results.push({ ...base, status: 'failed', error: describeFailure(error), ...fix, durationMs: performance.now() - started });
     }
   }
   const count = (status: ConformanceRuleResult['status']) => results.filter((result) => result.status === status).length;

@@ -5,6 +5,7 @@
 export {
   runConformance,
   runRules,
+  type ConformanceFix,
   type ConformanceReport,
   type ConformanceReportAdapter,
   type ConformanceRuleResult,
@@ -25,12 +26,14 @@ export type { CliStream } from './cli/terminal-output';
 export { VERSION } from './version';
 export { defaultRuleTimeoutMs, validateConformanceOptions, type ConformanceOptions } from './conformance-options';
 export {
+  adapterGuideUrl,
   allOf,
   ruleFamilies,
   whenDeclared,
   whenNotDeclared,
   type ConformanceRule,
   type RuleFamily,
+  type RuleFixHint,
   type RuleNeed,
 } from './conformance-rule';
 export { conformanceBindingKey, markedText, type RuleContext, type ScopeFields } from './rule-context';

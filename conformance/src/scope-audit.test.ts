@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ignoresAgentOnList } from './__fixtures__/broken-adapters/ignores-agent-on-list';
 import { referenceOptions } from './__fixtures__/broken-adapters/reference-options';
 import { runConformance } from './run-conformance';
-import { ScopeAudit } from './scope-audit';
+import { ScopeAudit, scopeMismatches } from './scope-audit';
 
 /** A hand-written adapter class with a private field, as some authors write them. */
 class PrivateFieldAdapter {
@@ -73,9 +73,20 @@ describe('ScopeAudit', () => {
     await adapter.upsertRecords({ bindingKey: 'b', scope: { companyId, agentId: 'agent-a' }, records: [{ text: 'Agent A only.' }] });
     await adapter.list({ bindingKey: 'b', scope: { companyId, agentId: 'agent-b' } });
     expect(audit.violations).toEqual([
-      expect.objectContaining({ operation: 'list', scope: { companyId, agentId: 'agent-b' }, droppedByWrapper: false, reason: 'its scope does not match the requested scope' }),
+      expect.objectContaining({ operation: 'list', scope: { companyId, agentId: 'agent-b' }, droppedByWrapper: false, reason: 'its scope does not match the requested scope: agentId: requested "agent-b", record has "agent-a"' }),
     ]);
     expect(() => audit.assertNoViolation('scope.example')).toThrow(/^Rule scope\.example: list for scope \{"companyId":"audit-company","agentId":"agent-b"\} returned a record outside it .*"text":"Agent A only\."/);
     expect(() => audit.assertNoViolation('scope.example')).not.toThrow(/defineMemoryAdapter/);
+  });
+
+  it('names every mismatched field with the value requested and the value the record has, or none', () => {
+    const record = { text: 't', scope: { companyId: 'company-a', agentId: 'agent-a', projectId: 'p' }, source: { kind: 'manual_note', companyId: 'company-b' } };
+    expect(scopeMismatches(record, { companyId: 'company-a', agentId: 'agent-b', runId: 'run-1', projectId: 'p' })).toEqual([
+      'source.companyId: requested "company-a", record has "company-b"',
+      'agentId: requested "agent-b", record has "agent-a"',
+      'runId: requested "run-1", record has none',
+    ]);
+    expect(scopeMismatches(record, { companyId: 'company-a' })).toEqual(['source.companyId: requested "company-a", record has "company-b"']);
+    expect(scopeMismatches(null, { companyId: 'company-a' })).toEqual([]);
   });
 });

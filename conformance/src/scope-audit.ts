@@ -2,6 +2,7 @@ import {
   defineMemoryAdapter,
   findScopeViolation,
   memoryAdapterImplementationOf,
+  memoryScopeFields,
   type MemoryAdapter,
   type MemoryAdapterImplementation,
   type MemoryScope,
@@ -17,7 +18,7 @@ export interface ScopeViolation {
   scope: MemoryScope;
   /** The record as the adapter returned it. */
   record: unknown;
-  /** Why it is outside the scope. */
+  /** Why it is outside the scope, naming each mismatched field with the value requested and the value the record has. */
   reason: string;
   /** Whether `defineMemoryAdapter` dropped it before the caller saw it. */
   droppedByWrapper: boolean;
@@ -35,6 +36,31 @@ function violationOf(value: unknown, scope: MemoryScope): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The fields that put a record outside `scope`, each with the value requested and the value the
+ * record has: `agentId: requested "agent-b", record has "agent-a"`.
+ */
+export function scopeMismatches(record: unknown, scope: MemoryScope): string[] {
+  if (typeof record !== 'object' || record === null) return [];
+  const candidate = record as { scope?: unknown; source?: unknown };
+  const has = (value: unknown) => (value === undefined ? 'none' : JSON.stringify(value));
+  const mismatches: string[] = [];
+  const source = typeof candidate.source === 'object' && candidate.source !== null ? (candidate.source as Record<string, unknown>) : undefined;
+  if (source !== undefined && source.companyId !== scope.companyId) {
+    mismatches.push(`source.companyId: requested ${JSON.stringify(scope.companyId)}, record has ${has(source.companyId)}`);
+  }
+  const recordScope = typeof candidate.scope === 'object' && candidate.scope !== null ? (candidate.scope as Record<string, unknown>) : undefined;
+  if (recordScope !== undefined) {
+    for (const field of memoryScopeFields) {
+      const requested = scope[field];
+      if (requested !== undefined && recordScope[field] !== requested) {
+        mismatches.push(`${field}: requested ${JSON.stringify(requested)}, record has ${has(recordScope[field])}`);
+      }
+    }
+  }
+  return mismatches;
 }
 
 function arrayField(result: unknown, field: string): unknown[] {
@@ -55,7 +81,9 @@ export class ScopeAudit {
   private record(operation: ScopeViolation['operation'], scope: MemoryScope, values: unknown[], droppedByWrapper: boolean): void {
     for (const value of values) {
       const reason = violationOf(value, scope);
-      if (reason !== undefined) this.violations.push({ operation, scope, record: value, reason, droppedByWrapper });
+      if (reason === undefined) continue;
+      const mismatches = scopeMismatches(value, scope);
+      this.violations.push({ operation, scope, record: value, reason: mismatches.length === 0 ? reason : `${reason}: ${mismatches.join('; ')}`, droppedByWrapper });
     }
   }
 

@@ -155,6 +155,20 @@ describe('runConformanceCli (in process)', () => {
     expect(noColor.stdout()).toBe(piped.stdout());
   });
 
+  it('prints under a failing rule its description and the fix hint with the link to the guide section, and keeps both in the JSON report', async () => {
+    const jsonPath = join(directory, 'failing.json');
+    const captured = captureIo();
+    expect(await runConformanceCli([brokenModule, '--only', 'scope.isolation.companyId.query', '--json', jsonPath], captured.io)).toBe(1);
+    const lines = captured.stdout().trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^FAIL {2}scope\.isolation\.companyId\.query: Expected a query in company B to return no records/);
+    expect(lines[1]).toBe("      Checks: A query in company B returns nothing written in company A, even when it asks for A's marker.");
+    expect(lines[2]).toMatch(/^ {6}Fix: Send every scope field .+ See https:\/\/github\.com\/memplane\/memplane\/blob\/main\/docs\/writing-an-adapter\.md#3-map-the-scope-and-enforce-the-company-twice$/);
+    expect(lines[3]).toBe('0 passed, 1 failed, 0 skipped');
+    const report = JSON.parse(await readFile(jsonPath, 'utf8')) as ConformanceReport;
+    expect(report.results[0]?.fix?.guide).toMatch(/#3-map-the-scope-and-enforce-the-company-twice$/);
+  });
+
   it('writes a JSON report with the suite version, adapter key and capabilities, a timestamp and the Node version, and JUnit XML beside it', async () => {
     const jsonPath = join(directory, 'report.json');
     const junitPath = join(directory, 'junit.xml');

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { allRules } from '@memplane/conformance/runner';
 import { describe, expect, it } from 'vitest';
 import { brokenVariants } from '../../../conformance/src/__fixtures__/broken-adapters/index';
 import { lazyCommand } from './commands/lazy-command';
@@ -214,6 +215,22 @@ describe('memplane conformance over every broken variant', () => {
     },
     60_000,
   );
+
+  it.each([
+    ['dropsSummary', 'provenance.summary.get', 'store-records-whole'],
+    ['dropsRecordBetweenPages', 'pagination.walk-while-changing', 'keyset-cursors'],
+  ])('%s: prints under the FAIL line of %s the rule\'s description and a fix hint linking #%s of the adapter guide', async (exportName, ruleId, section) => {
+    const captured = captureOutput();
+    const exitCode = await runMemplaneCli(['conformance', variantsModule, '--export', exportName, '--only', ruleId], captured.output);
+    const description = allRules.find((rule) => rule.id === ruleId)?.description ?? '';
+    const lines = captured.stdout().trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(new RegExp(`^FAIL {2}${ruleId.replace(/\./g, '\\.')}: Expected \\S`));
+    expect(lines[1]).toBe(`      Checks: ${description}`);
+    expect(lines[2]).toMatch(new RegExp(`^ {6}Fix: [A-Z].+ See https://github\\.com/memplane/memplane/blob/main/docs/writing-an-adapter\\.md#${section}$`));
+    expect(lines[3]).toBe('0 passed, 1 failed, 0 skipped');
+    expect(exitCode).toBe(1);
+  }, 60_000);
 
   it('passes the adapter template over its fake API', async () => {
     const captured = captureOutput();
