@@ -1,5 +1,6 @@
 import { identifierSchema, memorySourceKindSchema, parseInput } from '@memplane/core';
 import { z } from 'zod';
+import type { MemoryActorKind } from '../actor/memory-actor';
 import { authorizeCompany } from '../policy/authorize-company';
 import type { MemoryCallContext } from '../runtime/call-context';
 import { listStoredExtractionJobs } from '../runtime/memory-runtime';
@@ -17,9 +18,16 @@ import { readPage, type MemoryExplorerPage } from './explorer-pages';
 import { readOperationMetrics, type MemoryOperationMetrics } from './operation-metrics';
 
 /** Explorer filters over the operation log of the caller's company. */
-export type MemoryOperationQuery = Omit<MemoryOperationFilter, 'companyId' | 'bindingId'> & {
+export type MemoryOperationQuery = Omit<MemoryOperationFilter, 'companyId' | 'bindingId' | 'actorId'> & {
   /** Only operations through this binding. */
   bindingKey?: string;
+  /**
+   * Only operations this actor called: the agent id (user id, operator id or component for the
+   * other kinds), whatever their scope names. An agent's company-wide searches and the calls
+   * refused to it carry no `agentId` in their scope; they carry it here. With `actorKind`, only
+   * that kind of actor of this id.
+   */
+  actor?: string;
   /** The `nextCursor` of the previous page (valid only with the same filters). */
   cursor?: string;
   /** Page size, default 50, at most 200. */
@@ -66,24 +74,32 @@ export interface MemoryExplorer {
   metrics(range?: { from?: string; to?: string; bindingKey?: string }): Promise<MemoryOperationMetrics>;
 }
 
+// Every kind of actor can be asked for: a kind added to MemoryActor is a compile error here until it is listed.
+const actorKindNames: Record<MemoryActorKind, true> = { agent: true, company: true, operator: true, system: true };
+
 const isoDate = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 
-export const operationQuerySchema = z.strictObject({
-  bindingKey: identifierSchema.optional(),
-  agentId: identifierSchema.optional(),
-  issueId: identifierSchema.optional(),
-  projectId: identifierSchema.optional(),
-  runId: identifierSchema.optional(),
-  sourceKind: memorySourceKindSchema.optional(),
-  operation: z
-    .enum(['capture', 'record_upsert', 'query', 'list', 'get', 'forget', 'correct', 'profile', 'extraction_job_list', 'extraction_job_retry', 'extraction_job_refresh', 'retention_prune'])
-    .optional(),
-  status: z.enum(['succeeded', 'failed']).optional(),
-  from: isoDate.optional(),
-  to: isoDate.optional(),
-  cursor: z.string().min(1).max(4096).optional(),
-  limit: z.number().int().min(1).max(200).optional(),
-});
+export const operationQuerySchema = z
+  .strictObject({
+    bindingKey: identifierSchema.optional(),
+    agentId: identifierSchema.optional(),
+    actor: identifierSchema.optional(),
+    actorKind: z.enum(Object.keys(actorKindNames) as [MemoryActorKind, ...MemoryActorKind[]]).optional(),
+    issueId: identifierSchema.optional(),
+    projectId: identifierSchema.optional(),
+    runId: identifierSchema.optional(),
+    sourceKind: memorySourceKindSchema.optional(),
+    operation: z
+      .enum(['capture', 'record_upsert', 'query', 'list', 'get', 'forget', 'correct', 'profile', 'extraction_job_list', 'extraction_job_retry', 'extraction_job_refresh', 'retention_prune'])
+      .optional(),
+    status: z.enum(['succeeded', 'failed']).optional(),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+    cursor: z.string().min(1).max(4096).optional(),
+    limit: z.number().int().min(1).max(200).optional(),
+  })
+  // Each filter reads an index of the log; the kind alone has none, so it narrows an actor only.
+  .refine((query) => query.actorKind === undefined || query.actor !== undefined, { path: ['actorKind'], message: 'is taken only beside actor' });
 
 export const deliveryQuerySchema = z.strictObject({
   hookKind: z.enum(['pre_run_hydrate', 'post_run_capture', 'issue_comment_capture', 'issue_document_capture', 'manual_capture']).optional(),
@@ -108,14 +124,19 @@ export function createMemoryExplorer(internals: ServiceInternals, context: Memor
 
   return {
     async listOperations(query = {}) {
-      const { cursor, limit, bindingKey, ...filters } = parseInput(operationQuerySchema, query, 'operation query');
+      const { cursor, limit, bindingKey, actor, ...filters } = parseInput(operationQuerySchema, query, 'operation query');
       const companyId = await company();
       let bindingId: string | undefined;
       if (bindingKey !== undefined) {
         // An unknown key matches nothing rather than everything.
         bindingId = (await store.getBindingByKey(companyId, bindingKey))?.id ?? '(none)';
       }
-      const filter: MemoryOperationFilter = { ...filters, companyId, ...(bindingId === undefined ? {} : { bindingId }) };
+      const filter: MemoryOperationFilter = {
+        ...filters,
+        companyId,
+        ...(bindingId === undefined ? {} : { bindingId }),
+        ...(actor === undefined ? {} : { actorId: actor }),
+      };
       return readPage(internals.codec, { companyId, listing: 'operations', filter }, { cursor, limit }, (page) =>
         store.listOperations(filter, page),
       );

@@ -8,7 +8,7 @@ import type {
   MemoryUsage,
   MemoryWarning,
 } from '@memplane/core';
-import type { MemoryActorReference } from '../actor/memory-actor';
+import type { MemoryActorKind, MemoryActorReference } from '../actor/memory-actor';
 
 /**
  * What a control-plane change did: binding and target changes, a binding config the operator's
@@ -134,8 +134,16 @@ export interface MemoryOperationFilter {
   companyId: string;
   /** Only this binding. */
   bindingId?: string;
-  /** Only this agent (scope). */
+  /** Only this agent (scope): the agent the records belong to, not who called. */
   agentId?: string;
+  /**
+   * Only operations this actor called (the `actor.id` of the entry: the agent id, user id,
+   * operator id or component), whatever their scope names: an agent's company-wide reads and
+   * the calls refused to it included.
+   */
+  actorId?: string;
+  /** Only operations of this kind of actor (the explorer takes it only beside `actorId`). */
+  actorKind?: MemoryActorKind;
   /** Only this issue (scope). */
   issueId?: string;
   /** Only this project (scope). */

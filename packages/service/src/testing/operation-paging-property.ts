@@ -20,6 +20,8 @@ const shape = fc.record({
   runId: maybe(['run-1', 'run-2', 'run-3']),
   heartbeatRunId: maybe(['run-2', 'run-3', 'run-4']),
   sourceKind: maybe(['run', 'issue_comment'] as const),
+  // Who called: one id under two kinds, so the kind beside the id matters.
+  actor: fc.constantFrom({ kind: 'agent', id: 'planner' }, { kind: 'agent', id: 'builder' }, { kind: 'operator', id: 'planner' }, { kind: 'system', id: 'heartbeat' }),
   operation: fc.constantFrom('query', 'capture', 'profile'),
   status: fc.constantFrom('succeeded', 'failed'),
   // Minutes over six hours, in any order: the hour index of date filters sees entries out of order.
@@ -33,6 +35,8 @@ const filterValues = fc.record({
   projectId: fc.constantFrom('project-1', 'project-2'),
   runId: fc.constantFrom('run-1', 'run-2', 'run-3', 'run-4', 'run-none'),
   sourceKind: fc.constantFrom('run', 'issue_comment', 'issue_document'),
+  actorId: fc.constantFrom('planner', 'builder', 'heartbeat', 'nobody'),
+  actorKind: fc.constantFrom('agent', 'operator', 'system', 'company'),
   operation: fc.constantFrom('query', 'capture', 'profile', 'forget'),
   status: fc.constantFrom('succeeded', 'failed'),
   from: fc.integer({ min: 0, max: 300 }),
@@ -43,7 +47,7 @@ type ShapedFilter = { company: string; from?: number; to?: number } & Omit<Memor
 
 // A company and up to three of the filters: more would rarely match anything in a small log.
 const filterShape = fc
-  .tuple(fc.constantFrom('acme', 'globex'), fc.subarray(['bindingId', 'agentId', 'issueId', 'projectId', 'runId', 'sourceKind', 'operation', 'status', 'from', 'to'] as const, { maxLength: 3 }), filterValues)
+  .tuple(fc.constantFrom('acme', 'globex'), fc.subarray(['bindingId', 'agentId', 'actorId', 'actorKind', 'issueId', 'projectId', 'runId', 'sourceKind', 'operation', 'status', 'from', 'to'] as const, { maxLength: 3 }), filterValues)
   .map(([company, keys, values]) => ({ company, ...Object.fromEntries(keys.map((key) => [key, values[key]])) }) as ShapedFilter);
 
 const time = (minute: number) => new Date(Date.UTC(2026, 0, 1) + minute * 60_000).toISOString();
@@ -54,6 +58,8 @@ function matches(entry: MemoryOperationEntry, filter: MemoryOperationFilter): bo
     entry.companyId === filter.companyId &&
     (filter.bindingId === undefined || entry.bindingId === filter.bindingId) &&
     (filter.agentId === undefined || entry.scope.agentId === filter.agentId) &&
+    (filter.actorId === undefined || entry.actor.id === filter.actorId) &&
+    (filter.actorKind === undefined || entry.actor.kind === filter.actorKind) &&
     (filter.issueId === undefined || entry.scope.issueId === filter.issueId) &&
     (filter.projectId === undefined || entry.scope.projectId === filter.projectId) &&
     (filter.runId === undefined || entry.scope.runId === filter.runId || entry.heartbeatRunId === filter.runId) &&
@@ -88,7 +94,7 @@ export async function checkOperationPagingAgainstPlainFilter(store: MemoryServic
             ...(entry.bindingId === undefined ? {} : { bindingId: entry.bindingId, bindingKey: `key-${entry.bindingId}` }),
             operation: entry.operation,
             status: entry.status,
-            actor: { kind: 'agent', id: 'planner' },
+            actor: entry.actor,
             scope: {
               companyId,
               ...(entry.agentId === undefined ? {} : { agentId: entry.agentId }),

@@ -98,6 +98,34 @@ export function describeStoreLogRules(subject: StoreUnderTest): void {
       expect(await matching(store, { companyId: 'globex' })).toEqual([foreign.id]);
     });
 
+    it('filters by who called (actor id, and kind beside it), whatever the scope names', async () => {
+      const fixtures = createStoreFixtures();
+      // The agent's company-wide search and a call refused to it name no agent in their scope.
+      const search = fixtures.operation({ actor: { kind: 'agent', id: 'planner' }, scope: { companyId: 'acme' }, createdAt: fixtures.time(1) });
+      const refused = fixtures.operation({
+        actor: { kind: 'agent', id: 'planner' },
+        status: 'failed',
+        errorCode: 'MEMORY_SCOPE_VIOLATION',
+        scope: { companyId: 'acme' },
+        createdAt: fixtures.time(2),
+      });
+      // Another caller acting for the planner's scope, and an operator who shares its id.
+      const forPlanner = fixtures.operation({ actor: { kind: 'system', id: 'heartbeat' }, scope: { companyId: 'acme', agentId: 'planner' }, createdAt: fixtures.time(3) });
+      const sameId = fixtures.operation({ actor: { kind: 'operator', id: 'planner' }, scope: { companyId: 'acme' }, createdAt: fixtures.time(4) });
+      const foreign = fixtures.operation({ companyId: 'globex', actor: { kind: 'agent', id: 'planner' }, scope: { companyId: 'globex' }, createdAt: fixtures.time(5) });
+      await subject.store.appendOperations([search, refused, forPlanner, sameId, foreign]);
+      const { store } = subject;
+      expect(await matching(store, { companyId: 'acme', actorId: 'planner' })).toEqual([sameId.id, refused.id, search.id]);
+      expect(await matching(store, { companyId: 'acme', actorId: 'planner', actorKind: 'agent' })).toEqual([refused.id, search.id]);
+      expect(await matching(store, { companyId: 'acme', actorId: 'planner', actorKind: 'agent', status: 'failed' })).toEqual([refused.id]);
+      expect(await matching(store, { companyId: 'acme', actorId: 'planner', actorKind: 'company' })).toEqual([]);
+      expect(await matching(store, { companyId: 'acme', actorId: 'heartbeat' })).toEqual([forPlanner.id]);
+      expect(await matching(store, { companyId: 'acme', agentId: 'planner' })).toEqual([forPlanner.id]);
+      expect(await matching(store, { companyId: 'globex', actorId: 'planner' })).toEqual([foreign.id]);
+      const walked = idsOf(await walk((page) => store.listOperations({ companyId: 'acme', actorId: 'planner' }, page), 1));
+      expect(walked).toEqual([sameId.id, refused.id, search.id]);
+    });
+
     it('filters date ranges exactly when entries arrive out of time order, across hours and pages', async () => {
       const fixtures = createStoreFixtures();
       const hour = (n: number, minute: number) => new Date(Date.UTC(2026, 0, 1, n, minute)).toISOString();

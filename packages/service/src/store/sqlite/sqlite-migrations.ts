@@ -301,6 +301,17 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       CREATE INDEX memory_operations_status ON memory_operations (company_id, status, position, operation, binding_id, source_kind);
     `,
   },
+  {
+    version: 6,
+    name: 'an index on the operation log for the actor filter',
+    sql: `
+      -- Who called (actor_kind, actor_id) is on every entry since the first schema, refused calls
+      -- included, so nothing is backfilled: the index makes "what did agent X do?" one index read,
+      -- whatever the scope of each call named. Not partial: every entry has an actor. The kind and
+      -- the short filter columns follow position, so a second filter is checked in the index.
+      CREATE INDEX memory_operations_actor ON memory_operations (company_id, actor_id, position, actor_kind, operation, status, binding_id, source_kind);
+    `,
+  },
 ];
 
 /**

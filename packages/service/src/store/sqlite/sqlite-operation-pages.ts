@@ -9,6 +9,7 @@ type Row = Record<string, unknown>;
 const indexedFilters = [
   ['issueId', 'issue_id', 'memory_operations_issue'],
   ['agentId', 'agent_id', 'memory_operations_agent'],
+  ['actorId', 'actor_id', 'memory_operations_actor'],
   ['projectId', 'project_id', 'memory_operations_project'],
   ['sourceKind', 'source_kind', 'memory_operations_source_kind'],
   ['operation', 'operation', 'memory_operations_operation'],

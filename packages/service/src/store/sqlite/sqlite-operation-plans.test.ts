@@ -71,6 +71,8 @@ function sampleLog(): MemoryOperationEntry[] {
       bindingId: index % 50 === 0 ? 'bnd_rare' : `bnd_${index % 3}`,
       operation: index % 40 === 0 ? 'profile' : index % 2 === 0 ? 'query' : 'capture',
       status: index % 25 === 0 ? 'failed' : 'succeeded',
+      // Who called: mostly agents, now and then the scheduler; an agent's reads often name no agent.
+      actor: index % 7 === 0 ? { kind: 'system', id: 'heartbeat' } : { kind: 'agent', id: `agent-${index % 5}` },
       scope: {
         companyId: index % 9 === 0 ? 'globex' : 'acme',
         agentId: `agent-${index % 4}`,
@@ -93,6 +95,8 @@ const day = (hours: number) => new Date(Date.UTC(2026, 0, 1) + hours * 3600_000)
 const filterCases: Array<{ name: string; filter: MemoryOperationFilter; columns: string[] }> = [
   { name: 'company alone', filter: company, columns: [] },
   { name: 'agent', filter: { ...company, agentId: 'agent-1' }, columns: ['agent_id'] },
+  { name: 'actor', filter: { ...company, actorId: 'agent-2' }, columns: ['actor_id'] },
+  { name: 'actor and its kind', filter: { ...company, actorId: 'heartbeat', actorKind: 'system' }, columns: ['actor_id'] },
   { name: 'issue', filter: { ...company, issueId: 'issue-3' }, columns: ['issue_id'] },
   { name: 'project', filter: { ...company, projectId: 'project-2' }, columns: ['project_id'] },
   { name: 'run (scope run or heartbeat run)', filter: { ...company, runId: 'run-7' }, columns: ['run_id', 'heartbeat_run_id'] },
@@ -172,6 +176,8 @@ describe('SQLite operation log: a second filter is checked in the index', () => 
     ['operation and binding', { ...company, operation: 'capture', bindingId: 'bnd_2' }],
     ['status and source kind', { ...company, status: 'failed', sourceKind: 'run' }],
     ['project, operation and status', { ...company, projectId: 'project-1', operation: 'query', status: 'succeeded' }],
+    ['actor and operation', { ...company, actorId: 'agent-3', operation: 'capture' }],
+    ['actor and its kind', { ...company, actorId: 'agent-3', actorKind: 'agent' }],
   ] as const) {
     it(`${name}: compared from the index entry, the row read only for a match`, async () => {
       const statements = await pageStatements(() => store.listOperations(filter, { limit: 3 }));
@@ -205,6 +211,46 @@ describe('SQLite operation log: an existing database gets the filter indexes whe
     expect((await store.listOperations({ ...company, projectId: 'project-2' }, { limit: 500 })).items).toHaveLength(
       sampleLog().filter((entry) => entry.companyId === 'acme' && entry.scope.projectId === 'project-2').length,
     );
+    await store.close();
+  });
+});
+
+describe('SQLite operation log: an existing database gets the actor index when it migrates', () => {
+  it('indexes a log written under the schema before it, and finds each actor\'s entries through it', async () => {
+    const filename = join(directory, 'before-actor.db');
+    const before = new BetterSqlite3(filename);
+    applySqliteMigrations(
+      before,
+      sqliteMigrations.filter((migration) => migration.version <= 5),
+    );
+    // Entries written under that schema, straight into its table: an agent's search with no agent in its scope among them.
+    const fixtures = createStoreFixtures();
+    const old = [
+      fixtures.operation({ actor: { kind: 'agent', id: 'planner' }, scope: { companyId: 'acme' } }),
+      fixtures.operation({ actor: { kind: 'agent', id: 'planner' }, status: 'failed', errorCode: 'MEMORY_SCOPE_VIOLATION', scope: { companyId: 'acme' } }),
+      fixtures.operation({ actor: { kind: 'system', id: 'heartbeat' }, scope: { companyId: 'acme', agentId: 'planner' } }),
+    ];
+    const insert = before.prepare(
+      `INSERT INTO memory_operations (id, company_id, operation, status, error_code, actor_kind, actor_id, agent_id, usage_json, latency_ms, dropped_out_of_scope, warnings_json, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, '[]', 1, 0, '[]', ?)`,
+    );
+    for (const entry of old) {
+      insert.run(entry.id, entry.companyId, entry.operation, entry.status, entry.errorCode ?? null, entry.actor.kind, entry.actor.id, entry.scope.agentId ?? null, entry.createdAt);
+    }
+    const indexesBefore = (before.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'memory_operations'").all() as Array<{ name: string }>).map((row) => row.name);
+    expect(indexesBefore).not.toContain('memory_operations_actor');
+    before.close();
+
+    const store = createSqliteMemoryServiceStore({ filename });
+    await store.migrate();
+    const database = new BetterSqlite3(filename, { readonly: true });
+    const indexes = (database.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'memory_operations'").all() as Array<{ name: string }>).map((row) => row.name);
+    database.close();
+    expect(indexes).toContain('memory_operations_actor');
+    const found = await expectIndexedPages(filename, () => store.listOperations({ ...company, actorId: 'planner', actorKind: 'agent' }, { limit: 10 }), ['actor_id']);
+    expect(found).toEqual(['memory_operations_actor']);
+    expect((await store.listOperations({ ...company, actorId: 'planner' }, { limit: 10 })).items.map((entry) => entry.id)).toEqual([old[1]!.id, old[0]!.id]);
+    expect((await store.listOperations({ ...company, agentId: 'planner' }, { limit: 10 })).items.map((entry) => entry.id)).toEqual([old[2]!.id]);
     await store.close();
   });
 });

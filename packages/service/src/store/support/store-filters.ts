@@ -58,11 +58,13 @@ export function equalityQuery(
   return query;
 }
 
-/** The operation log filter: exact matches, the run as scope run or heartbeat run, and a date range. */
+/** The operation log filter: exact matches (the actor's id and kind among them), the run as scope run or heartbeat run, and a date range. */
 export function operationFilterQuery(dialect: StoreSqlDialect, filter: MemoryOperationFilter): StoreFilterQuery {
   const query = equalityQuery(dialect, 'memory_operations', filter.companyId, [
     ['binding_id', filter.bindingId],
     ['agent_id', filter.agentId],
+    ['actor_id', filter.actorId],
+    ['actor_kind', filter.actorKind],
     ['issue_id', filter.issueId],
     ['project_id', filter.projectId],
     ['source_kind', filter.sourceKind],
