@@ -309,6 +309,16 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX memory_operations_status ON {schema}.memory_operations (company_id, status, position);
     `,
   },
+  {
+    version: 7,
+    name: 'an index on the operation log for the actor filter',
+    sql: `
+      -- Who called (actor_kind, actor_id) is on every entry since the first schema, refused calls
+      -- included, so nothing is backfilled: the index makes "what did agent X do?" one backward
+      -- index scan, whatever the scope of each call named. Not partial: every entry has an actor.
+      CREATE INDEX memory_operations_actor ON {schema}.memory_operations (company_id, actor_id, position);
+    `,
+  },
 ];
 
 /** Quotes an identifier for SQL. The store only accepts schema names that need no escaping, but quoting keeps case. */

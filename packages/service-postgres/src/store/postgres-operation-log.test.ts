@@ -4,7 +4,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkOperationPagingAgainstPlainFilter } from '../../../service/src/testing/operation-paging-property';
 import { describeWithPostgres, dropSchemas, uniqueSchemaName } from '../test-support/postgres-test-database';
+import { createPostgresConnection } from './postgres-connection';
 import { createPostgresMemoryServiceStore } from './postgres-memory-service-store';
+import { applyPostgresMigrations, postgresMigrations } from './postgres-migrations';
 
 /**
  * A log where every filter has a common value and a rare one (on one entry in 1,000): the rare
@@ -19,6 +21,8 @@ function sampleLog(size: number): MemoryOperationEntry[] {
       bindingId: rare ? 'bnd_rare' : `bnd_${index % 3}`,
       operation: rare ? 'profile' : index % 2 === 0 ? 'query' : 'capture',
       status: rare ? 'failed' : 'succeeded',
+      // Who called: four agents, and now and then one that rarely acts (its scope names no agent).
+      actor: rare ? { kind: 'agent', id: 'actor-rare' } : { kind: 'agent', id: `agent-${(index + 1) % 4}` },
       scope: {
         companyId: 'acme',
         agentId: rare ? 'agent-rare' : `agent-${index % 4}`,
@@ -39,6 +43,8 @@ const company = { companyId: 'acme' } as const;
 const filterCases: Array<{ name: string; filter: MemoryOperationFilter; indexes: string[] }> = [
   { name: 'company alone', filter: company, indexes: ['memory_operations_pkey'] },
   { name: 'agent', filter: { ...company, agentId: 'agent-rare' }, indexes: ['memory_operations_agent'] },
+  { name: 'actor', filter: { ...company, actorId: 'actor-rare' }, indexes: ['memory_operations_actor'] },
+  { name: 'actor and its kind', filter: { ...company, actorId: 'actor-rare', actorKind: 'agent' }, indexes: ['memory_operations_actor'] },
   { name: 'issue', filter: { ...company, issueId: 'issue-rare' }, indexes: ['memory_operations_issue'] },
   { name: 'project', filter: { ...company, projectId: 'project-rare' }, indexes: ['memory_operations_project'] },
   { name: 'run (scope run or heartbeat run)', filter: { ...company, runId: 'run-rare' }, indexes: ['memory_operations_run', 'memory_operations_heartbeat'] },
@@ -99,6 +105,56 @@ describeWithPostgres('Postgres operation log', (url) => {
         }
       });
     }
+  });
+
+  describe('an existing log gets the actor index when it migrates', () => {
+    it('indexes entries written under the schema before it, and a page by actor reads the index', async () => {
+      const schema = uniqueSchemaName('operation_actor_migration');
+      schemas.push(schema);
+      const pool = new pg.Pool({ connectionString: url, max: 2 });
+      const store = createPostgresMemoryServiceStore({ pool, schema });
+      try {
+        // The schema before the actor index, as an earlier release left it.
+        const earlier = createPostgresConnection({ connectionString: url, maxConnections: 1 });
+        await applyPostgresMigrations(
+          earlier.transaction,
+          schema,
+          postgresMigrations.filter((migration) => migration.version <= 6),
+        );
+        await earlier.close();
+        const indexesOf = async () =>
+          (await pool.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2', [schema, 'memory_operations'])).rows.map(
+            (row) => row.indexname,
+          );
+        expect(await indexesOf()).not.toContain('memory_operations_actor');
+        // The log as the schema before held it: an agent's company-wide searches and refusals among many others.
+        const entries = sampleLog(3000);
+        for (let start = 0; start < entries.length; start += 1000) await store.appendOperations(entries.slice(start, start + 1000));
+        await store.migrate();
+        expect(await indexesOf()).toContain('memory_operations_actor');
+        await pool.query(`ANALYZE "${schema}".memory_operations`);
+        const expected = entries.filter((entry) => entry.actor.id === 'actor-rare').reverse().map((entry) => entry.id);
+        expect(expected.length).toBeGreaterThan(1);
+        expect((await store.listOperations({ ...company, actorId: 'actor-rare' }, { limit: 50 })).items.map((entry) => entry.id)).toEqual(expected);
+        const query = vi.spyOn(pool, 'query');
+        try {
+          await store.listOperations({ ...company, actorId: 'actor-rare' }, { limit: 3 });
+          const calls = query.mock.calls as unknown as Array<[string | { text: string; values?: unknown[] }, unknown[] | undefined]>;
+          const [text, values] = calls
+            .map(([config, values]) => (typeof config === 'string' ? [config, values ?? []] : [config.text, config.values ?? []]) as [string, unknown[]])
+            .find(([text]) => /ORDER BY position DESC/.test(text))!;
+          query.mockRestore();
+          const plan = (await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((row) => row['QUERY PLAN']).join('\n');
+          expect(plan, plan).toMatch(/(?:using|on) memory_operations_actor /);
+          expect(plan, plan).not.toContain('Seq Scan');
+        } finally {
+          query.mockRestore();
+        }
+      } finally {
+        await store.close();
+        await pool.end();
+      }
+    });
   });
 
   describe('pages', () => {
