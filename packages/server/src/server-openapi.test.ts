@@ -92,7 +92,7 @@ describe('/openapi.json', () => {
     expect(schema?.required).toEqual(['query']);
     const operations = document.paths?.['/v1/companies/{companyId}/explorer/operations']?.get as { parameters: Array<{ name: string; in: string }> };
     expect(operations.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name).sort()).toEqual(
-      ['agentId', 'bindingKey', 'cursor', 'from', 'issueId', 'limit', 'operation', 'projectId', 'runId', 'sourceKind', 'status', 'to'].sort(),
+      ['actor', 'actorKind', 'agentId', 'bindingKey', 'cursor', 'from', 'issueId', 'limit', 'operation', 'projectId', 'runId', 'sourceKind', 'status', 'to'].sort(),
     );
   });
 });

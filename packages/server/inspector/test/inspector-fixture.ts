@@ -58,7 +58,8 @@ export interface InspectorFixture {
  * `memplane serve` on a fresh data folder with the built inspector, seeded through the service:
  * acme with a `notes` binding (the reference memory adapter, company default), an `extract`
  * binding whose adapter fails an extraction on demand (agent `builder`'s override), records with
- * issue and comment sources (one hostile), 60 operations (some failed), a failed extraction job
+ * issue and comment sources (one hostile), 62 operations (some failed; the planner's company-wide
+ * search and its refused attempt on globex name no agent in their scope), a failed extraction job
  * and a finance event; globex with a record of its own.
  */
 export async function startInspectorFixture(inspectorDirectory: string): Promise<InspectorFixture> {
@@ -90,6 +91,9 @@ export async function startInspectorFixture(inspectorDirectory: string): Promise
   for (let index = 0; index < 50; index += 1) await planner.query({ scope: { agentId: 'planner' }, query: index % 2 === 0 ? 'staging database' : 'unrelated words' });
   // Failed operations: a binding that does not exist, five times.
   for (let index = 0; index < 5; index += 1) await planner.query({ bindingKey: 'missing', scope: { agentId: 'planner' }, query: 'anything' }).catch(() => undefined);
+  // A search of the whole company (its scope names no agent), and an attempt on globex: refused, logged under acme.
+  await planner.query({ query: 'release train' });
+  await service.runtime(as({ kind: 'agent', companyId: 'acme', agentId: 'planner' }, 'globex')).query({ query: 'launch codes' }).catch(() => undefined);
 
   const builder = service.runtime(as({ kind: 'agent', companyId: 'acme', agentId: 'builder' }));
   faults.inject({ kind: 'extraction_failure' });

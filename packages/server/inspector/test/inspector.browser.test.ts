@@ -155,7 +155,7 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await page.getByText('Page 2').waitFor();
     await page.waitForFunction((before) => document.querySelector('tbody tr')?.textContent !== before, firstPage);
 
-    await page.getByLabel('Agent').fill('planner');
+    await page.getByLabel('Scope agent').fill('planner');
     await page.getByLabel('Status').selectOption('failed');
     const filtered = page.waitForResponse((response) => response.url().includes('/explorer/operations?') && response.url().includes('status=failed'));
     await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -182,12 +182,44 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await page.goto(acme('operations?issueId=ISS-12'));
     await page.getByRole('region', { name: /^Operations/ }).locator('tbody tr').first().waitFor();
     expect(await page.getByLabel('Issue', { exact: true }).inputValue()).toBe('ISS-12');
-    expect(new Set(await page.locator('tbody tr td:nth-child(6)').allTextContents())).toEqual(new Set(['ISS-12']));
+    expect(new Set(await page.locator('tbody tr td:nth-child(7)').allTextContents())).toEqual(new Set(['ISS-12']));
 
     // A date range in the future matches nothing.
     await page.getByLabel('From').fill('2099-01-01T00:00');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No operation matches these filters.').waitFor();
+  });
+
+  it('answers what an agent did: the Actor column and filter find the calls whose scope names no agent', async () => {
+    await page.goto(acme('operations?agentId=planner&status=failed'));
+    const table = page.getByRole('region', { name: /^Operations/ }).getByRole('table');
+    const headers = await table.locator('thead th').allTextContents();
+    expect(headers).toEqual(['When (UTC)', 'Operation', 'Status', 'Binding', 'Actor', 'Scope agent', 'Issue', 'Source', 'Latency']);
+    const column = (name: string) => table.locator(`tbody tr td:nth-child(${headers.indexOf(name) + 1})`);
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 5);
+
+    // By actor instead of scope: the refused attempt on globex is the planner's too.
+    await page.getByLabel('Scope agent').fill('');
+    await page.getByLabel('Actor', { exact: true }).fill('planner');
+    await page.getByLabel('Actor kind').selectOption('agent');
+    const filtered = page.waitForResponse((response) => response.url().includes('/explorer/operations?') && response.url().includes('actor=planner') && response.url().includes('actorKind=agent'));
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await filtered;
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 6);
+    expect(new Set(await column('Actor').allTextContents())).toEqual(new Set(['agent planner']));
+    const refused = table.locator('tbody tr').filter({ hasText: 'MEMORY_SCOPE_VIOLATION' });
+    expect(await refused.count()).toBe(1);
+    expect(await refused.locator(`td:nth-child(${headers.indexOf('Scope agent') + 1})`).textContent()).toBe('—');
+
+    // The planner's search of the whole company: found by actor, with no scope agent.
+    await page.goto(acme('operations?actor=planner&operation=query&status=succeeded'));
+    await column('Actor').first().waitFor();
+    expect(await page.getByLabel('Actor', { exact: true }).inputValue()).toBe('planner');
+    expect(await column('Scope agent').allTextContents()).toContain('—');
+    // The builder's capture shows the builder as the actor.
+    await page.goto(acme('operations?actor=builder'));
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    expect(await column('Actor').allTextContents()).toEqual(['agent builder']);
   });
 
   it('lists records with their source backlinks, follows one into Paperclip, corrects and forgets with confirmation', async () => {

@@ -18,7 +18,7 @@ export const explorerRoutes: ServerRoute[] = [
   read(
     'operations',
     'explorer.listOperations',
-    'The operation log, newest first, filtered by agent, issue, project, run, source kind, operation, status, binding and date range, by cursor.',
+    'The operation log, newest first, filtered by actor (who called: `actor`, with `actorKind` beside it), scope agent, issue, project, run, source kind, operation, status, binding and date range, by cursor.',
     explorer.listOperations,
     page('A page of operations.'),
     ({ service, context, query }) => service.explorer(context).listOperations(query as never),

@@ -34,6 +34,11 @@ function listOf<Item>(value: unknown, ...keys: string[]): Item[] {
 
 /** The filters of the operations explorer, as the server takes them. */
 export interface OperationFilters {
+  /** Who called (the actor's id), whatever the scope names. */
+  actor?: string;
+  /** The kind of that actor; the server takes it only beside `actor`. */
+  actorKind?: string;
+  /** The agent the scope names. */
   agentId?: string;
   issueId?: string;
   projectId?: string;

@@ -14,8 +14,9 @@ import { OperationDetail } from './operation-detail';
 /** Latency as people read it: a tenth of a millisecond below 10 ms, whole milliseconds above. */
 export const milliseconds = (value: number) => `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
 
-const filterNames = ['agentId', 'issueId', 'projectId', 'runId', 'sourceKind', 'operation', 'status', 'bindingKey', 'from', 'to'] as const;
+const filterNames = ['actor', 'actorKind', 'agentId', 'issueId', 'projectId', 'runId', 'sourceKind', 'operation', 'status', 'bindingKey', 'from', 'to'] as const;
 const operationTypes = ['capture', 'record_upsert', 'query', 'list', 'get', 'forget', 'correct', 'profile', 'extraction_job_list', 'extraction_job_retry', 'extraction_job_refresh', 'retention_prune'];
+const actorKinds = ['agent', 'company', 'operator', 'system'];
 const sourceKinds = ['issue_comment', 'issue_document', 'issue', 'run', 'activity', 'manual_note', 'external_document'];
 
 /** `datetime-local` values are the browser's local time; the server takes ISO 8601 with an offset. */
@@ -45,6 +46,8 @@ function FilterForm({ current, onApply }: { current: URLSearchParams; onApply: (
       const value = name === 'from' || name === 'to' ? toIso(values[name] ?? '') : values[name]?.trim();
       if (value !== undefined && value !== '') applied[name] = value;
     }
+    // The kind narrows an actor; without one there is nothing to narrow.
+    if (applied.actor === undefined) delete applied.actorKind;
     onApply(applied);
   };
   const clear = () => {
@@ -53,7 +56,9 @@ function FilterForm({ current, onApply }: { current: URLSearchParams; onApply: (
   };
   return (
     <form className="filters" onSubmit={submit} aria-label="Operation filters">
-      <TextField label="Agent" name="agentId" value={values.agentId ?? ''} onChange={set('agentId')} />
+      <TextField label="Actor" name="actor" value={values.actor ?? ''} onChange={set('actor')} />
+      <SelectField label="Actor kind" name="actorKind" value={values.actorKind ?? ''} onChange={set('actorKind')} options={actorKinds} empty="any" />
+      <TextField label="Scope agent" name="agentId" value={values.agentId ?? ''} onChange={set('agentId')} />
       <TextField label="Issue" name="issueId" value={values.issueId ?? ''} onChange={set('issueId')} />
       <TextField label="Project" name="projectId" value={values.projectId ?? ''} onChange={set('projectId')} />
       <TextField label="Run" name="runId" value={values.runId ?? ''} onChange={set('runId')} />
@@ -92,6 +97,7 @@ function OperationRow({ entry, href, selected }: { entry: MemoryOperationEntry; 
         )}
       </td>
       <td>{entry.bindingKey ?? '—'}</td>
+      <td>{`${entry.actor.kind} ${entry.actor.id}`}</td>
       <td>{entry.scope.agentId ?? '—'}</td>
       <td>{entry.scope.issueId ?? '—'}</td>
       <td>{describeSource(entry.source)}</td>
@@ -100,7 +106,11 @@ function OperationRow({ entry, href, selected }: { entry: MemoryOperationEntry; 
   );
 }
 
-/** The operations explorer: every filter of the log, cursor pages, and the detail of one operation. */
+/**
+ * The operations explorer: every filter of the log, cursor pages, and the detail of one
+ * operation. Actor is who called; Scope agent is the agent the call's scope names, which an
+ * agent's company-wide search or a refused call does not.
+ */
 export function OperationsPage() {
   const { api, companyId } = useInspector();
   const route = useRoute();
@@ -132,7 +142,8 @@ export function OperationsPage() {
                   <th scope="col">Operation</th>
                   <th scope="col">Status</th>
                   <th scope="col">Binding</th>
-                  <th scope="col">Agent</th>
+                  <th scope="col" title="Who called">Actor</th>
+                  <th scope="col" title="The agent the scope names">Scope agent</th>
                   <th scope="col">Issue</th>
                   <th scope="col">Source</th>
                   <th scope="col">Latency</th>
