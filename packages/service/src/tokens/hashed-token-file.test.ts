@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { identifierSchema, MemoryConfigurationError, MemoryConflictError, MemoryValidationError } from '@memplane/core';
@@ -54,5 +54,41 @@ describe('the hashed token file', () => {
     const text = await readFile(path, 'utf8');
     await writeFile(path, text.replace('"admin"', '"owner"'));
     await expect(file.verify(token)).rejects.toSatisfy((error) => MemoryConfigurationError.isInstance(error));
+  });
+
+  it('names what is wrong with a damaged file, for its operator, whatever the damage', async () => {
+    const file = openHashedTokenFile(path, { grant, tokenPrefix: 'tst_' });
+    const { token } = await file.issue({ companyId: 'acme', role: 'admin' });
+    const intact = await readFile(path, 'utf8');
+    const damages: Array<[() => Promise<void>, RegExp]> = [
+      [() => writeFile(path, intact.slice(0, 20)), /is damaged: it is not JSON \(/],
+      [() => writeFile(path, JSON.stringify({ version: 1, tokens: [{ id: 'tok_1' }] })), /is damaged: tokens\.0\.\w+ /],
+      [() => writeFile(path, 'null'), /is damaged: the file /],
+      [
+        async () => {
+          await rm(path);
+          await mkdir(path);
+        },
+        /cannot be read \(EISDIR\)/,
+      ],
+      // A link that loops is found by the look at the file's size and time, before any read.
+      [
+        async () => {
+          await rm(path);
+          await symlink(path, path);
+        },
+        /cannot be read \(ELOOP\)/,
+      ],
+    ];
+    for (const [damage, names] of damages) {
+      await damage();
+      const refused = await file.verify(token).then(() => undefined, (error: unknown) => error);
+      expect(MemoryConfigurationError.isInstance(refused), String(names)).toBe(true);
+      expect((refused as Error).message).toContain(path);
+      expect((refused as Error).message).toMatch(names);
+      await rm(path, { recursive: true, force: true });
+      await writeFile(path, intact);
+      expect(await file.verify(token)).toBeDefined();
+    }
   });
 });

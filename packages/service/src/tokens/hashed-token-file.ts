@@ -62,6 +62,9 @@ const bookkeepingShape = {
   revokedAt: z.iso.datetime().optional(),
 };
 
+/** The errno code of a failed file call (`EACCES`, `EISDIR`), or its message. */
+const errorCodeOf = (error: unknown): string => (error as NodeJS.ErrnoException | null)?.code ?? String(error);
+
 const hashOf = (token: string) => `sha256:${createHash('sha256').update(token, 'utf8').digest('hex')}`;
 
 /**
@@ -85,14 +88,22 @@ export function openHashedTokenFile<Shape extends z.ZodRawShape>(
       text = await readFile(path, 'utf8');
     } catch (cause) {
       if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw new MemoryConfigurationError({ message: `The token file ${path} cannot be read`, cause });
+      throw new MemoryConfigurationError({ message: `The token file ${path} cannot be read (${errorCodeOf(cause)})`, cause });
     }
+    let json: unknown;
     try {
-      return (parseInput(fileSchema, JSON.parse(text), 'token file') as { tokens: Record[] }).tokens;
+      json = JSON.parse(text);
     } catch (cause) {
       // A damaged token file refuses every token rather than guessing which still hold.
-      throw new MemoryConfigurationError({ message: `The token file ${path} is damaged`, cause });
+      throw new MemoryConfigurationError({ message: `The token file ${path} is damaged: it is not JSON (${(cause as Error).message})`, cause });
     }
+    const parsed = fileSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue === undefined || issue.path.length === 0 ? 'the file' : issue.path.join('.');
+      throw new MemoryConfigurationError({ message: `The token file ${path} is damaged: ${where} ${issue?.message ?? 'is not a token file'}`, cause: parsed.error });
+    }
+    return parsed.data.tokens as Record[];
   }
 
   // Writers take a lock file, so two `token issue` or `token revoke` commands never lose each other's change.
@@ -156,8 +167,10 @@ export function openHashedTokenFile<Shape extends z.ZodRawShape>(
       let stats;
       try {
         stats = await stat(path);
-      } catch {
-        return undefined;
+      } catch (cause) {
+        // No file yet: no token was ever issued. Anything else (a folder that cannot be searched) is damage to report.
+        if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw new MemoryConfigurationError({ message: `The token file ${path} cannot be read (${errorCodeOf(cause)})`, cause });
       }
       if (cache === undefined || cache.mtimeMs !== stats.mtimeMs || cache.size !== stats.size) {
         cache = { mtimeMs: stats.mtimeMs, size: stats.size, byHash: new Map((await read()).map((record) => [record.hash, record])) };
