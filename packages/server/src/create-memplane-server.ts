@@ -19,7 +19,11 @@ import { sessionRoutes } from './routes/session-routes';
 export interface MemplaneServerSettings {
   /** The memory service every call goes through; its policy authorises each one. */
   service: MemoryService;
-  /** Maps a bearer token to its record; undefined (unknown, revoked, expired) answers 401. */
+  /**
+   * Maps a bearer token to its record; undefined (unknown, revoked, expired) answers 401. When it
+   * throws (a token file that cannot be read or is damaged), the caller gets the same 401, with
+   * nothing of the cause, and the error goes to {@link MemplaneServerSettings.log}.
+   */
   verifyToken(token: string): Promise<ServerTokenRecord | undefined>;
   /** The companies an operator of every company is shown by `GET /v1/session`. Default: none. */
   knownCompanies?(): Promise<string[]>;
@@ -28,6 +32,12 @@ export interface MemplaneServerSettings {
    * (the zero-config default binding of `memplane serve`). Default: nothing.
    */
   prepareCompany?(companyId: string): Promise<void>;
+  /**
+   * Where lines for the operator go: what a caller must not be told, such as a token file that
+   * cannot be read or is damaged (one line per problem, until a token is honoured again).
+   * Default: nowhere.
+   */
+  log?(line: string): void;
   /** The largest request body, in bytes; larger ones get 413 before they are read whole. Default 1 MiB. */
   maxBodyBytes?: number;
   /** Per-token rate limits; `false` turns them off. Default: 600 requests a minute, bursts of 60 (a tenth of the rate). */
@@ -81,6 +91,29 @@ function contextOf(c: Context, token: ServerTokenRecord, companyId: string | und
 }
 
 /**
+ * A token check that never throws: a verifier that fails (a token file that cannot be read or
+ * is damaged) refuses the token, and the operator hears of it once per problem, until a token
+ * is honoured again. The caller's 401 says nothing of it.
+ */
+function tokenVerifier(verifyToken: MemplaneServerSettings['verifyToken'], log: MemplaneServerSettings['log']) {
+  let reported: string | undefined;
+  return async (token: string): Promise<ServerTokenRecord | undefined> => {
+    try {
+      const record = await verifyToken(token);
+      if (record !== undefined) reported = undefined;
+      return record;
+    } catch (error) {
+      const line = `tokens are refused: ${error instanceof Error ? error.message : String(error)}`;
+      if (line !== reported) {
+        reported = line;
+        log?.(line);
+      }
+      return undefined;
+    }
+  };
+}
+
+/**
  * Builds the HTTP API over a memory service: Hono routes for the runtime, control-plane and
  * explorer surfaces (kept in separate modules), bearer-token auth, per-token rate limits, body
  * limits, problem details for every error, `/openapi.json`, `/healthz`, and the inspector.
@@ -103,6 +136,7 @@ export function createMemplaneServer(settings: MemplaneServerSettings): Memplane
     }
     return pending;
   };
+  const verify = tokenVerifier(settings.verifyToken, settings.log);
 
   app.onError((error, c) => {
     const { body, headers } = problemOf(error);
@@ -114,7 +148,7 @@ export function createMemplaneServer(settings: MemplaneServerSettings): Memplane
 
   const authenticate: MiddlewareHandler<{ Variables: { token: ServerTokenRecord } }> = async (c, next) => {
     const match = bearerPattern.exec(c.req.header('authorization')?.trim() ?? '');
-    const token = match?.[1] === undefined ? undefined : await settings.verifyToken(match[1]);
+    const token = match?.[1] === undefined ? undefined : await verify(match[1]);
     if (token === undefined) {
       const detail = match === null ? 'Send `Authorization: Bearer <token>`.' : 'The token is unknown, revoked or expired.';
       return reply(c, problem(401, 'SERVER_UNAUTHENTICATED', detail), { 'www-authenticate': 'Bearer realm="memplane"' });

@@ -24,6 +24,8 @@ export interface ServeMemplaneOptions {
   rateLimit?: ServerRateLimitSettings | false;
   /** The inspector folder, or `false`. Default: the built-in one. */
   inspectorDirectory?: string | false;
+  /** Where lines for the operator go (a token file that cannot be read or is damaged). `memplane serve` writes them to standard error. Default: nowhere. */
+  log?(line: string): void;
 }
 
 /** A running `memplane serve`: the server, the service under it and its token file. */
@@ -68,6 +70,7 @@ export async function serveMemplane(options: ServeMemplaneOptions): Promise<Serv
       ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
       ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
       ...(options.inspectorDirectory === undefined ? {} : { inspectorDirectory: options.inspectorDirectory }),
+      ...(options.log === undefined ? {} : { log: options.log }),
     });
   } catch (error) {
     await service.close();

@@ -145,6 +145,7 @@ function buildProgram(commandName: string, output: ServeCommandOutput, hooks: Se
             ...(flags.maxBodyBytes === undefined ? {} : { maxBodyBytes: flags.maxBodyBytes }),
             ...(flags.rateLimit === undefined ? {} : { rateLimit: { requestsPerMinute: flags.rateLimit } }),
             ...(flags.inspector ? {} : { inspectorDirectory: false as const }),
+            log: (line) => output.stderr(`${commandName}: ${line}\n`),
           });
           try {
             output.stderr(`${commandName}: listening on ${served.http.url}${flags.inspector ? ' (inspector at /)' : ''}\n`);
