@@ -14,10 +14,20 @@ import { createMemplaneMcpServer } from './mcp-server';
 export interface MemplaneMcpHttpOptions {
   /** The memory service every call goes through. */
   service: MemoryService;
-  /** Maps a bearer token to the company and agent it acts as; undefined refuses it (401). */
+  /**
+   * Maps a bearer token to the company and agent it acts as; undefined refuses it (401). When it
+   * throws (a token file that cannot be read or is damaged), the caller gets the same 401, with
+   * nothing of the cause, and the error goes to {@link MemplaneMcpHttpOptions.log}.
+   */
   verifyToken(token: string): Promise<(McpBoundScope & { tokenId: string }) | undefined>;
   /** Runs once per company before its first session (the zero-config default binding). */
   prepareCompany?(companyId: string): Promise<void>;
+  /**
+   * Where lines for the operator go: what a caller must not be told, such as a token file that
+   * cannot be read or is damaged (one line per problem, until a token is honoured again).
+   * `memplane-mcp` writes them to standard error. Default: nowhere.
+   */
+  log?(line: string): void;
   /** The address to bind. Default `127.0.0.1`. */
   host?: string;
   /** The port; 0 picks a free one. Default 8765. */
@@ -106,6 +116,22 @@ export async function startMemplaneMcpHttpServer(options: MemplaneMcpHttpOptions
     now: options.now ?? Date.now,
   });
   const prepared = new Map<string, Promise<void>>();
+  let reportedTokenProblem: string | undefined;
+  /** The token check, never throwing: a verifier that fails refuses the token, and the operator hears of it once per problem. */
+  async function verify(token: string): Promise<(McpBoundScope & { tokenId: string }) | undefined> {
+    try {
+      const scope = await options.verifyToken(token);
+      if (scope !== undefined) reportedTokenProblem = undefined;
+      return scope;
+    } catch (error) {
+      const line = `memplane-mcp: tokens are refused: ${error instanceof Error ? error.message : String(error)}`;
+      if (line !== reportedTokenProblem) {
+        reportedTokenProblem = line;
+        options.log?.(line);
+      }
+      return undefined;
+    }
+  }
 
   async function capabilitiesOf(scope: McpBoundScope): Promise<MemoryAdapterCapabilities> {
     let prepare = prepared.get(scope.companyId);
@@ -130,7 +156,7 @@ export async function startMemplaneMcpHttpServer(options: MemplaneMcpHttpOptions
     if (!originAllowed(request.headers.origin, allowedOrigins, loopback)) return refuse(response, 403, 'Forbidden: the Origin is not allowed');
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return refuse(response, 404, 'Not found');
     const token = bearerTokenOf(request);
-    const scope = token === undefined ? undefined : await options.verifyToken(token);
+    const scope = token === undefined ? undefined : await verify(token);
     if (scope === undefined) {
       return refuse(response, 401, 'Unauthorized: a valid bearer token is required', {
         'www-authenticate': `Bearer error="invalid_token", error_description="${token === undefined ? 'missing bearer token' : 'unknown, revoked or expired token'}"`,

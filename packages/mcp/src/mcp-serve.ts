@@ -83,6 +83,7 @@ export async function serveMcp(options: McpStdioServe | McpHttpServe): Promise<v
         service,
         verifyToken: (token) => tokens.verify(token),
         prepareCompany: (companyId) => ensureDefaultBinding(service, companyId),
+        log: options.log,
         host: options.host,
         port: options.port,
         ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
