@@ -1,4 +1,4 @@
-export { findTemplateDirectory } from './find-template-directory';
+export { findTemplateDirectory, type TemplateVariant } from './find-template-directory';
 export {
   defaultPackageName,
   packageNameSchema,

@@ -48,6 +48,19 @@ describe('create-memplane-adapter', () => {
     expect(output.stderr).toBe('');
   });
 
+  it('scaffolds the minimal local adapter with --minimal and prints its next steps', async () => {
+    const directory = join(workspace, 'minimal');
+    const { environment, output } = createEnvironment();
+    expect(await runCreateMemplaneAdapter(['acme-local', '--minimal', '-d', directory], environment)).toBe(0);
+    expect(existsSync(join(directory, 'src', 'acme-local-adapter.ts'))).toBe(true);
+    expect(existsSync(join(directory, 'src', 'acme-local-client.ts'))).toBe(false);
+    expect(output.stdout).toContain('Created memplane-adapter-acme-local');
+    expect(output.stdout).toContain('cd minimal\n  npm install\n  npm test');
+    expect(output.stdout).toContain('the in-memory store of src/acme-local-adapter.ts');
+    expect(output.stdout).not.toContain('fake-server');
+    expect(output.stderr).toBe('');
+  });
+
   it('writes to memplane-adapter-<name> below the working directory by default', async () => {
     const { environment } = createEnvironment();
     expect(await runCreateMemplaneAdapter(['default-place'], environment)).toBe(0);
@@ -104,7 +117,7 @@ describe('create-memplane-adapter', () => {
       const { environment, output } = createEnvironment();
       expect(await runCreateMemplaneAdapter([flag], environment)).toBe(0);
       expect(output.stdout).toBe(usage());
-      for (const text of ['Usage: create-memplane-adapter [options] [name]', '-d, --directory <dir>', '--package-name <name>', '--no-interactive', '-f, --force', '-v, --version', 'Exit codes: 0']) {
+      for (const text of ['Usage: create-memplane-adapter [options] [name]', '-d, --directory <dir>', '--package-name <name>', '--no-interactive', '-f, --force', '--minimal', '-v, --version', 'Exit codes: 0']) {
         expect(output.stdout).toContain(text);
       }
     }

@@ -26,6 +26,7 @@ const moreHelp = `
 Examples:
   npm create memplane-adapter acme-memory
   npx create-memplane-adapter acme-memory --package-name @acme/memplane-adapter
+  npx create-memplane-adapter acme-local --minimal
 
 Exit codes: 0 the adapter was written, 1 writing failed, 2 a usage or configuration error
 (a missing or invalid name, an unknown option, a directory that is not empty without --force);
@@ -36,17 +37,19 @@ interface Options {
   packageName?: string;
   interactive: boolean;
   force?: boolean;
+  minimal?: boolean;
 }
 
 function buildProgram(environment: CliEnvironment, run: (name: string | undefined, options: Options) => Promise<number>) {
   let exitCode = 0;
   const program = new Command(commandName)
-    .description('Scaffolds a memplane memory adapter for a hosted provider, from the template that passes the whole conformance suite.')
+    .description('Scaffolds a memplane memory adapter for a hosted provider (or, with --minimal, a local one), from a template that passes the whole conformance suite.')
     .argument('[name]', 'the provider id, kebab-case (such as acme-memory); asked for at a terminal')
     .option('-d, --directory <dir>', 'where to write the adapter (default: the package name without its scope)')
     .option('--package-name <name>', 'the npm package name (default: memplane-adapter-<name>)')
     .option('--no-interactive', 'never ask; fail when the name is missing')
     .option('-f, --force', 'write into a directory that is not empty (files of the same name are overwritten)')
+    .option('--minimal', 'a local adapter: one adapter file, its conformance test and the CI workflow (default: the full package for a hosted provider)')
     .version(VERSION, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show this help')
     .addHelpText('after', moreHelp)
@@ -72,8 +75,21 @@ async function askForName(environment: CliEnvironment): Promise<string> {
   }
 }
 
-function nextSteps(result: ScaffoldAdapterResult, cwd: string): string {
+function nextSteps(result: ScaffoldAdapterResult, cwd: string, minimal: boolean): string {
   const shown = relative(cwd, result.directory) || '.';
+  if (minimal) {
+    return `Created ${result.packageName} in ${result.directory} (${result.files.length} files).
+
+Next steps:
+  cd ${shown}
+  npm install
+  npm test          # the memplane conformance suite, offline
+
+Then replace the in-memory store of src/${result.names.kebab}-adapter.ts with your storage;
+npm test runs the conformance suite over it and names any promise it breaks.
+.github/workflows/conformance.yml runs the type check and the suite in CI.
+`;
+  }
   return `Created ${result.packageName} in ${result.directory} (${result.files.length} files).
 
 Next steps:
@@ -110,8 +126,9 @@ export async function runCreateMemplaneAdapter(argv: string[], environment: CliE
         directory: resolve(environment.cwd, options.directory ?? basename(packageName)),
         packageName,
         force: options.force === true,
+        minimal: options.minimal === true,
       });
-      environment.stdout.write(nextSteps(result, environment.cwd));
+      environment.stdout.write(nextSteps(result, environment.cwd, options.minimal === true));
       return 0;
     } catch (error) {
       // Refused before writing (a bad option, a busy directory, a missing template): usage or configuration.

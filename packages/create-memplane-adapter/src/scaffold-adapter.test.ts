@@ -37,6 +37,37 @@ async function runInChild(command: string, args: string[], cwd: string): Promise
   }
 }
 
+/** The scaffolds resolve the @memplane packages through node_modules, so their dist must exist. */
+function expectPackagesBuilt(): void {
+  const needed = ['packages/core', 'packages/test-server', 'conformance'].filter(
+    (folder) => !existsSync(join(repositoryRoot, folder, 'dist', 'index.d.ts')),
+  );
+  if (needed.length > 0) {
+    throw new Error(
+      `Build the @memplane packages first (npm test does): ${needed.join(
+        ', ',
+      )} have no dist. Run: npx turbo run build --filter=@memplane/core --filter=@memplane/test-server --filter=@memplane/conformance`,
+    );
+  }
+}
+
+/** Runs the scaffold's own type check and vitest, and returns vitest's outcomes of the conformance suite. */
+async function runScaffoldTests(directory: string, report: string, suiteName: string) {
+  const typeCheck = await runInChild('npx', ['tsc', '--noEmit', '-p', directory], directory);
+  expect(typeCheck.ok, typeCheck.output).toBe(true);
+  const tests = await runInChild(
+    'npx',
+    ['vitest', 'run', '--root', directory, '--reporter=json', `--outputFile=${report}`],
+    directory,
+  );
+  expect(tests.ok, tests.output).toBe(true);
+  const results = JSON.parse(readFileSync(report, 'utf8')) as VitestJsonReport;
+  expect(results.numFailedTests).toBe(0);
+  return results.testResults
+    .flatMap((file) => file.assertionResults)
+    .filter((outcome) => outcome.ancestorTitles.includes(`memplane conformance: ${suiteName}`));
+}
+
 function fieldOf(call: () => unknown): string | undefined {
   try {
     call();
@@ -159,8 +190,9 @@ describe('scaffoldAdapter with a small template', () => {
     );
   });
 
-  it('finds the template of the repository when template/ is absent', () => {
+  it('finds the template of the repository when template/ is absent, and the minimal one in the package', () => {
     expect(findTemplateDirectory()).toBe(join(repositoryRoot, 'adapters', '_template'));
+    expect(findTemplateDirectory(undefined, 'minimal')).toBe(join(packageRoot, 'template-minimal'));
   });
 });
 
@@ -170,16 +202,7 @@ describe('scaffoldAdapter with the real template', () => {
   let result: ScaffoldAdapterResult;
 
   beforeAll(() => {
-    const needed = ['packages/core', 'packages/test-server', 'conformance'].filter(
-      (folder) => !existsSync(join(repositoryRoot, folder, 'dist', 'index.d.ts')),
-    );
-    if (needed.length > 0) {
-      throw new Error(
-        `Build the @memplane packages first (npm test does): ${needed.join(
-          ', ',
-        )} have no dist. Run: npx turbo run build --filter=@memplane/core --filter=@memplane/test-server --filter=@memplane/conformance`,
-      );
-    }
+    expectPackagesBuilt();
     result = scaffoldAdapter({ name: 'acme-memory', directory });
   });
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -243,22 +266,52 @@ describe('scaffoldAdapter with the real template', () => {
   }, 180_000);
 
   it('type-checks and passes its own tests, conformance included', async () => {
-    const typeCheck = await runInChild('npx', ['tsc', '--noEmit', '-p', directory], directory);
-    expect(typeCheck.ok, typeCheck.output).toBe(true);
-    const report = join(scratch, 'vitest-report.json');
-    const tests = await runInChild(
-      'npx',
-      ['vitest', 'run', '--root', directory, '--reporter=json', `--outputFile=${report}`],
-      directory,
-    );
-    expect(tests.ok, tests.output).toBe(true);
+    const conformance = await runScaffoldTests(directory, join(scratch, 'vitest-report.json'), 'acme-memory');
+    expect(conformance.filter((outcome) => outcome.status === 'passed').length).toBeGreaterThan(50);
+    expect(conformance.filter((outcome) => outcome.status === 'failed')).toEqual([]);
+  }, 180_000);
+});
 
-    const results = JSON.parse(readFileSync(report, 'utf8')) as VitestJsonReport;
-    const outcomes = results.testResults.flatMap((file) => file.assertionResults);
-    const conformance = outcomes.filter((outcome) =>
-      outcome.ancestorTitles.includes('memplane conformance: acme-memory'),
+describe('scaffoldAdapter with the minimal template', () => {
+  const scratch = join(packageRoot, '.tmp', randomUUID());
+  const directory = join(scratch, 'acme-local');
+  let result: ScaffoldAdapterResult;
+
+  beforeAll(() => {
+    expectPackagesBuilt();
+    result = scaffoldAdapter({ name: 'acme-local', directory, minimal: true });
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('writes one adapter file, its conformance test, the workflow and what runs them, every token replaced', () => {
+    expect(result.files).toEqual([
+      '.github/workflows/conformance.yml',
+      '.gitignore',
+      'package.json',
+      'src/acme-local-adapter.conformance.test.ts',
+      'src/acme-local-adapter.ts',
+      'tsconfig.json',
+      'vitest.config.ts',
+    ]);
+    const leftovers = result.files.filter(
+      (file) => /example/i.test(file) || /example/i.test(readFileSync(join(directory, file), 'utf8')),
     );
-    expect(results.numFailedTests).toBe(0);
+    expect(leftovers).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest).toMatchObject({
+      name: 'memplane-adapter-acme-local',
+      version: '0.1.0',
+      private: true,
+      scripts: { test: 'vitest run', 'type-check': 'tsc --noEmit' },
+    });
+    expect(readFileSync(join(directory, 'src', 'acme-local-adapter.ts'), 'utf8')).toContain(
+      'export function createAcmeLocalAdapter(',
+    );
+    expect(readFileSync(join(directory, '.github', 'workflows', 'conformance.yml'), 'utf8')).toContain('run: npm test');
+  });
+
+  it('type-checks and passes the whole conformance suite out of the box', async () => {
+    const conformance = await runScaffoldTests(directory, join(scratch, 'vitest-report.json'), 'acme-local');
     expect(conformance.filter((outcome) => outcome.status === 'passed').length).toBeGreaterThan(50);
     expect(conformance.filter((outcome) => outcome.status === 'failed')).toEqual([]);
   }, 180_000);

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { basename, dirname, join, resolve } from 'node:path';
 import { MemoryValidationError, parseInput } from '@memplane/core';
 import { z } from 'zod';
-import { findTemplateDirectory } from './find-template-directory';
+import { findTemplateDirectory, type TemplateVariant } from './find-template-directory';
 import {
   defaultPackageName,
   packageNameSchema,
@@ -26,7 +26,13 @@ export interface ScaffoldAdapterOptions {
   packageName?: string;
   /** Writes into a directory that is not empty, overwriting files of the same name. Default false. */
   force?: boolean;
-  /** The template to copy. Default: the template bundled with this package. */
+  /**
+   * Writes the minimal scaffold for a local adapter: one adapter file, its conformance test,
+   * the CI workflow, and the package.json, tsconfig and vitest config that run them.
+   * Default false: the full adapter package for a hosted provider.
+   */
+  minimal?: boolean;
+  /** The template to copy. Default: the template bundled with this package (the minimal one with `minimal`). */
   templateDirectory?: string;
 }
 
@@ -47,6 +53,7 @@ const optionsSchema = z.strictObject({
   directory: z.string().min(1, 'must not be empty').optional(),
   packageName: packageNameSchema.optional(),
   force: z.boolean().optional(),
+  minimal: z.boolean().optional(),
   templateDirectory: z.string().min(1, 'must not be empty').optional(),
 });
 
@@ -77,19 +84,23 @@ function assertWritableTarget(directory: string, force: boolean): void {
   }
 }
 
-function renderFile(content: Buffer, relativePath: string, replacements: TokenReplacements): Buffer {
+function renderFile(content: Buffer, relativePath: string, replacements: TokenReplacements, variant: TemplateVariant): Buffer {
   // Binary files (images, fonts) are copied byte for byte.
   if (content.includes(0)) return content;
   let text = replaceTokens(content.toString('utf8'), replacements).replace(templateOnlyBlock, '');
-  if (relativePath === 'package.json') text = transformPackageManifest(text);
+  // The full template is a private workspace of the repository, made publishable here. The
+  // minimal one ships as the user gets it: private at 0.1.0, since it runs from its sources.
+  if (relativePath === 'package.json' && variant === 'full') text = transformPackageManifest(text);
   return Buffer.from(text, 'utf8');
 }
 
 /**
  * Copies the adapter template to a new directory as a new adapter: tokens replaced in file
  * names and contents, `_gitignore` renamed to `.gitignore`, the package made public at
- * version 0.1.0 with a fresh CHANGELOG. It never prints. Throws `MemoryValidationError`
- * naming the bad option (a name that is not kebab-case, a directory that is not empty).
+ * version 0.1.0 with a fresh CHANGELOG. With `minimal`, copies the minimal template instead
+ * (a local adapter: one adapter file, its conformance test and the workflow), without a
+ * CHANGELOG. It never prints. Throws `MemoryValidationError` naming the bad option (a name
+ * that is not kebab-case, a directory that is not empty).
  */
 export function scaffoldAdapter(options: ScaffoldAdapterOptions): ScaffoldAdapterResult {
   const valid = parseInput(optionsSchema, options, 'scaffold options');
@@ -97,18 +108,21 @@ export function scaffoldAdapter(options: ScaffoldAdapterOptions): ScaffoldAdapte
   const packageName = valid.packageName ?? defaultPackageName(valid.name);
   const directory = resolve(valid.directory ?? basename(packageName));
   assertWritableTarget(directory, valid.force ?? false);
-  const templateDirectory = valid.templateDirectory ?? findTemplateDirectory();
+  const variant: TemplateVariant = valid.minimal === true ? 'minimal' : 'full';
+  const templateDirectory = valid.templateDirectory ?? findTemplateDirectory(undefined, variant);
   const replacements: TokenReplacements = { names, packageName };
 
   const files: string[] = [];
   for (const templatePath of listTemplateFiles(templateDirectory)) {
     const targetPath = renameTemplatePath(templatePath, replacements);
-    const content = renderFile(readFileSync(join(templateDirectory, templatePath)), targetPath, replacements);
+    const content = renderFile(readFileSync(join(templateDirectory, templatePath)), targetPath, replacements, variant);
     mkdirSync(dirname(join(directory, targetPath)), { recursive: true });
     writeFileSync(join(directory, targetPath), content);
     files.push(targetPath);
   }
-  writeFileSync(join(directory, 'CHANGELOG.md'), `# ${packageName}\n\n## 0.1.0\n\n- Initial release.\n`);
-  files.push('CHANGELOG.md');
+  if (variant === 'full') {
+    writeFileSync(join(directory, 'CHANGELOG.md'), `# ${packageName}\n\n## 0.1.0\n\n- Initial release.\n`);
+    files.push('CHANGELOG.md');
+  }
   return { directory, packageName, names, files: files.sort() };
 }
