@@ -1,14 +1,19 @@
 /**
  * Nothing phones home: every npm script of the repository, of each workspace and of the adapter
- * template that runs a tool known to send telemetry turns it off itself, so no user has to.
+ * templates that runs a tool known to send telemetry turns it off itself, so no user has to. The
+ * workflows the scaffolder writes run no such tool, so they carry no opt-out variable either.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 
 const root = join(import.meta.dirname, '..');
+
+/** The templates the scaffolder copies: the full one (a workspace) and the minimal one (inside the scaffolder). */
+const templateFolders = ['adapters/_template', 'packages/create-memplane-adapter/template-minimal'];
 
 /** Tools that send telemetry unless told not to, and the variable that tells them. */
 const telemetryTools: Record<string, string> = {
@@ -22,7 +27,7 @@ const telemetryTools: Record<string, string> = {
 };
 
 function manifestsWithScripts(): Array<{ file: string; scripts: Record<string, string> }> {
-  const folders = ['.', 'conformance', ...['internal', 'packages', 'adapters', 'examples'].flatMap((parent) =>
+  const folders = ['.', 'conformance', ...templateFolders, ...['internal', 'packages', 'adapters', 'examples'].flatMap((parent) =>
     readdirSync(join(root, parent)).map((child) => join(parent, child)),
   )];
   return folders
@@ -66,6 +71,31 @@ describe('telemetry', () => {
       ),
     );
     expect(offenders).toEqual([]);
+  });
+
+  it('the workflows the scaffolder writes run no telemetry tool, so they carry no opt-out variable', () => {
+    for (const folder of templateFolders) {
+      const file = join(folder, '.github', 'workflows', 'conformance.yml');
+      const text = readFileSync(join(root, file), 'utf8');
+      const workflow = parse(text) as { jobs: Record<string, { steps: Array<{ run?: string }> }> };
+      const commands = Object.values(workflow.jobs)
+        .flatMap((job) => job.steps)
+        .flatMap((step) => step.run?.split('\n') ?? []);
+      expect(commands.length, file).toBeGreaterThan(0);
+      // Its npm scripts are the template's own, checked above; its commands call no tool directly.
+      const tools = commands.flatMap((command) =>
+        command
+          .split(/&&|\|\||;|\|/)
+          .map((part) => part.trim().split(/\s+/).find((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word) && word !== 'npx'))
+          .filter((program) => program !== undefined && program in telemetryTools),
+      );
+      expect(tools, file).toEqual([]);
+      // An opt-out for a tool the workflow never runs is a leftover of the monorepo (it ran turbo).
+      const leftovers = Object.values(telemetryTools)
+        .map((optOut) => optOut.split('=')[0] ?? optOut)
+        .filter((variable) => text.includes(variable));
+      expect(leftovers, file).toEqual([]);
+    }
   });
 
   it('the demo script runs turbo without its telemetry notice, for a user who never configured turbo', () => {
