@@ -162,6 +162,7 @@ export {
   type DeclaredCompanyBindings,
   type DeclaredMemoryBinding,
 } from './data-folder/apply-company-bindings';
+export { isKnownCompany, unknownCompanyError } from './data-folder/known-company';
 export { sqliteMigrations, type SqliteMigration } from './store/sqlite/sqlite-migrations';
 export { dataFolderSqliteFileName, openDataFolderService, type DataFolderServiceOptions } from './data-folder/open-data-folder-service';
 export {
