@@ -2,7 +2,7 @@
  * Stands in, for the documentation's samples, for the adapter an author writes: the reference
  * adapter over the backend of the fake at `baseURL`.
  */
-import type { MemoryAdapter } from '@memplane/core';
+import type { MemoryAdapter, RetryPolicy } from '@memplane/core';
 import { createMemoryAdapter } from '@memplane/memory';
 import { backendAt, faults } from './acme-memory-fake-server.js';
 
@@ -12,12 +12,12 @@ export interface AcmeMemoryAdapterSettings {
   apiKey: string;
   /** Where the provider's API is. */
   baseURL: string;
-  /** The retry policy; the fake never asks for a retry. */
-  retry?: { maxRetries?: number };
+  /** Overrides of the core retry policy; the fake never asks for a retry. */
+  retry?: Partial<RetryPolicy>;
   /** The per-call timeout in milliseconds. */
   timeoutMs?: number;
   /** The secret that signs list cursors; peers over one backend share it. */
-  cursorSecret?: string;
+  cursorSecret?: string | Uint8Array;
 }
 
 /** The sample adapter. */

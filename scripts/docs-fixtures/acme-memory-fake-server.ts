@@ -4,6 +4,8 @@
  * every adapter made for the same `url` sees the same records, as two clients of one server would.
  */
 import { createMemoryAdapterFaults, createMemoryStore, type MemoryStore } from '@memplane/memory';
+import type { TestServerSettings } from '@memplane/test-server';
+import type { RequestHandler } from 'msw';
 
 const backends = new Map<string, MemoryStore>();
 
@@ -25,11 +27,28 @@ export function startAcmeFake(): { url: string; faults: typeof faults } {
   return { url: `http://127.0.0.1/acme/${backends.size}`, faults };
 }
 
+/** The fake API, shaped as the scaffolded adapter's is: its key, its URL and its msw handlers (none here). */
+export interface AcmeMemoryFakeApi {
+  apiKey: string;
+  baseURL: string;
+  handlers: RequestHandler[];
+}
+
+/** Makes a fake API, as the scaffold's `create<Name>FakeApi()` does. */
+export function createAcmeMemoryFakeApi(): AcmeMemoryFakeApi {
+  const fake = startAcmeFake();
+  return { apiKey: 'test', baseURL: fake.url, handlers: [] };
+}
+
+/** Where injected faults answer, as the scaffold's `<name>FaultSettings(api)` says. */
+export function acmeMemoryFaultSettings(api: AcmeMemoryFakeApi): TestServerSettings {
+  return { faultUrls: [`${api.baseURL}/*`] };
+}
+
 /**
- * The shape the adapter template's fake has: the API's key and URL, and a test server whose
+ * The shape the scaffold's `setup<Name>FakeServer()` has: the fake API, and a test server whose
  * fault switch the suite drives.
  */
-export function setupAcmeMemoryFakeServer(): { api: { apiKey: string; baseURL: string }; testServer: { faults: typeof faults } } {
-  const fake = startAcmeFake();
-  return { api: { apiKey: 'test', baseURL: fake.url }, testServer: { faults: fake.faults } };
+export function setupAcmeMemoryFakeServer(): { api: AcmeMemoryFakeApi; testServer: { faults: typeof faults } } {
+  return { api: createAcmeMemoryFakeApi(), testServer: { faults } };
 }
