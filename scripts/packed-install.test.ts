@@ -4,10 +4,11 @@
  * - every tarball carries the Apache-2.0 LICENSE;
  * - every public package loads from ESM, from CommonJS and type-checks from TypeScript (nodenext);
  * - a Postgres deployment installs without better-sqlite3 (no native build);
- * - examples/ci-conformance and the CI guide's files, copied as written, run the suite green.
+ * - examples/ci-conformance, and the CI guide's files copied as written over an adapter the packed
+ *   scaffolder wrote, run the suite green; so does a `--minimal` scaffold, with `npm test`.
  * Needs the packages built (`npm test` builds them first). Installs prefer the local npm cache.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, watch, writeFileSync, existsSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,7 +76,17 @@ describe('packed packages', () => {
     expect(changedWhilePacking.filter((path) => shipped.has(path))).toEqual([]);
     const scaffolder = packages.find((entry) => entry.name === 'create-memplane-adapter');
     expect(scaffolder?.files).toEqual(
-      expect.arrayContaining(['template/package.json', 'template/src/index.ts', 'template/_gitignore', 'template/.github/workflows/conformance.yml', 'dist/cli.js']),
+      expect.arrayContaining([
+        'template/package.json',
+        'template/src/index.ts',
+        'template/_gitignore',
+        'template/.github/workflows/conformance.yml',
+        'template-minimal/package.json',
+        'template-minimal/src/example-adapter.ts',
+        'template-minimal/_gitignore',
+        'template-minimal/.github/workflows/conformance.yml',
+        'dist/cli.js',
+      ]),
     );
     expect(existsSync(join(repositoryRoot, scaffolder?.folder ?? '', 'template'))).toBe(false);
   });
@@ -179,28 +190,61 @@ describe('packed packages', () => {
 
 describe('conformance in a user project', () => {
   let example = '';
+  let scaffolderBin = '';
 
   beforeAll(() => {
     example = join(workDirectory, 'ci-conformance');
     const source = join(repositoryRoot, 'examples/ci-conformance');
-    cpSync(source, example, { recursive: true, filter: (path) => !/node_modules|\.turbo|conformance-report\.json/.test(path) });
+    cpSync(source, example, { recursive: true, filter: (path) => !/node_modules|\.turbo|conformance-(report\.json|junit\.xml)/.test(path) });
     const manifest = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as Record<string, unknown>;
-    const names = Object.keys({ ...(manifest.dependencies as object), ...(manifest.devDependencies as object) }).filter((name) => name.startsWith('@memplane/'));
-    const install = installProject(example, manifest, withWorkspaceDependencies(names, packages), { scripts: true });
+    const install = installProject(example, manifest, withWorkspaceDependencies(memplaneDependencies(manifest), packages), { scripts: true });
     if (install.status !== 0) throw new Error(`npm install failed in the example:\n${install.output}`);
+    // The scaffolder as \`npm create memplane-adapter\` runs it: from its tarball, with the templates it ships.
+    const scaffolder = join(workDirectory, 'scaffolder');
+    const scaffolderInstall = installProject(
+      scaffolder,
+      { name: 'scaffolder', private: true, type: 'module' },
+      withWorkspaceDependencies(['create-memplane-adapter'], packages),
+      { scripts: false },
+    );
+    if (scaffolderInstall.status !== 0) throw new Error(`npm install failed for the scaffolder:\n${scaffolderInstall.output}`);
+    scaffolderBin = join(scaffolder, 'node_modules/create-memplane-adapter/dist/cli.js');
   }, 300_000);
 
-  function expectGreenRun(project: string): void {
-    const types = run(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.'], project);
-    expect(types.status, types.output).toBe(0);
-    const suite = run(process.execPath, [join(project, 'node_modules/vitest/vitest.mjs'), 'run'], project);
-    expect(suite.status, suite.output).toBe(0);
-    expect(suite.output).toMatch(/Tests\s+\d+ passed/);
-    const cli = run(process.execPath, [join(project, 'node_modules/@memplane/conformance/dist/cli/memplane-conformance.js'), './conformance.ts', '--json', 'conformance-report.json'], project);
+  /** The @memplane packages a manifest names, in any kind of dependency. */
+  function memplaneDependencies(manifest: Record<string, unknown>): string[] {
+    const named = ['dependencies', 'devDependencies', 'peerDependencies'].flatMap((field) => Object.keys((manifest[field] as object | undefined) ?? {}));
+    return [...new Set(named)].filter((name) => name.startsWith('@memplane/'));
+  }
+
+  /** Scaffolds with the packed scaffolder's bin, then installs the new adapter, its @memplane packages from the tarballs. */
+  function scaffoldAndInstall(name: string, directory: string, flags: string[]): void {
+    const scaffolded = run(process.execPath, [scaffolderBin, name, '--directory', directory, '--no-interactive', ...flags], workDirectory);
+    expect(scaffolded.status, scaffolded.output).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const install = installProject(directory, manifest, withWorkspaceDependencies(memplaneDependencies(manifest), packages), { scripts: true });
+    expect(install.status, install.output).toBe(0);
+  }
+
+  function expectCliGreen(project: string): void {
+    const cli = run(
+      process.execPath,
+      [join(project, 'node_modules/@memplane/conformance/dist/cli/memplane-conformance.js'), './conformance-entry.ts', '--json', 'conformance-report.json', '--junit', 'conformance-junit.xml'],
+      project,
+    );
     expect(cli.status, cli.output).toBe(0);
     const report = JSON.parse(readFileSync(join(project, 'conformance-report.json'), 'utf8')) as { passed: number; failed: number };
     expect(report.failed).toBe(0);
     expect(report.passed).toBeGreaterThan(50);
+  }
+
+  function expectGreenRun(project: string, testFiles: string[] = []): void {
+    const types = run(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.'], project);
+    expect(types.status, types.output).toBe(0);
+    const suite = run(process.execPath, [join(project, 'node_modules/vitest/vitest.mjs'), 'run', ...testFiles], project);
+    expect(suite.status, suite.output).toBe(0);
+    expect(suite.output).toMatch(/Tests\s+\d+ passed/);
+    expectCliGreen(project);
   }
 
   it('examples/ci-conformance installs from the tarballs outside the repository and runs green', () => {
@@ -208,23 +252,27 @@ describe('conformance in a user project', () => {
     expectGreenRun(example);
   }, 300_000);
 
-  it("the CI guide's files, copied as written, run green", () => {
+  it("the CI guide's files, copied as written over an adapter the packed scaffolder wrote, run green", () => {
     const guide = join(workDirectory, 'ci-guide');
-    mkdirSync(join(guide, 'src'), { recursive: true });
-    cpSync(join(example, 'package.json'), join(guide, 'package.json'));
-    cpSync(join(example, 'tsconfig.json'), join(guide, 'tsconfig.json'));
-    symlinkSync(join(example, 'node_modules'), join(guide, 'node_modules'), 'dir');
+    scaffoldAndInstall('acme-memory', guide, []);
     const blocks = documentationCodeBlocks().filter((block) => block.document === 'docs/conformance-in-ci.md');
-    const files = blocks.map((block) => block.fileName);
-    expect(files).toEqual(expect.arrayContaining(['conformance.ts', 'src/acme-adapter.conformance.test.ts']));
+    const files = blocks.flatMap((block) => (block.fileName === undefined ? [] : [block.fileName]));
+    // The guide's files are the scaffold's: writing them replaces the scaffold's own.
+    expect(files.sort()).toEqual(['conformance-entry.ts', 'src/acme-memory-adapter.conformance.test.ts']);
+    for (const file of files) expect(existsSync(join(guide, file)), file).toBe(true);
     for (const block of blocks) if (block.fileName !== undefined) writeFileSync(join(guide, block.fileName), block.code);
-    const conformanceModule = blocks.find((block) => block.fileName === 'conformance.ts')?.code ?? '';
-    expect(conformanceModule).toMatch(/export function createPeerAdapter/);
-    expect(conformanceModule).toMatch(/import \{ createAcmeMemoryAdapter \}/);
-    // The two files the guide leaves to the reader: their adapter and their provider's fake.
-    for (const fixture of ['acme-memory-adapter.ts', 'acme-memory-fake-server.ts']) {
-      cpSync(join(import.meta.dirname, 'docs-fixtures', fixture), join(guide, 'src', fixture));
-    }
-    expectGreenRun(guide);
+    expect(readFileSync(join(guide, 'conformance-entry.ts'), 'utf8')).toMatch(/export function createPeerAdapter/);
+    expectGreenRun(guide, ['src/acme-memory-adapter.conformance.test.ts']);
+  }, 300_000);
+
+  it('a --minimal scaffold installs from the tarballs and passes npm test out of the box', () => {
+    const minimal = join(workDirectory, 'minimal-adapter');
+    scaffoldAndInstall('acme-local', minimal, ['--minimal']);
+    const types = run('npm', ['run', 'type-check'], minimal);
+    expect(types.status, types.output).toBe(0);
+    const tests = run('npm', ['test'], minimal);
+    expect(tests.status, tests.output).toBe(0);
+    expect(tests.output).toMatch(/Tests\s+\d+ passed/);
+    expect(tests.output).not.toMatch(/\d+ failed/);
   }, 300_000);
 });

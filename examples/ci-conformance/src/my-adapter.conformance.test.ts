@@ -1,5 +1,5 @@
 import { describeMemoryAdapterConformance } from '@memplane/conformance';
-import { createAdapter, createPeerAdapter, faults } from '../conformance.js';
+import { createAdapter, createPeerAdapter, faults } from '../conformance-entry.js';
 
 // One vitest test per conformance rule. Only the adapter's capability manifest skips rules:
 // a surface it does not declare, or an operation it leaves out of `remoteOperations`, each

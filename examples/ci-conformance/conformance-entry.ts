@@ -1,5 +1,5 @@
 /**
- * The conformance module of your adapter: `memplane-conformance ./conformance.ts` loads it,
+ * The conformance module of your adapter: `memplane-conformance ./conformance-entry.ts` loads it,
  * and the vitest file imports it, so both runs check the same setup. Replace the in-memory
  * adapter with yours; keep the export names.
  */
