@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { MemoryCallContext, MemoryService } from '@memplane/service';
+import { isKnownCompany, unknownCompanyError, type MemoryCallContext, type MemoryService } from '@memplane/service';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { actingAgentHeader, actorOf, grantReaches } from './server-actor';
@@ -28,8 +28,10 @@ export interface MemplaneServerSettings {
   /** The companies an operator of every company is shown by `GET /v1/session`. Default: none. */
   knownCompanies?(): Promise<string[]>;
   /**
-   * Runs once per company before the first call a token whose grant reaches it makes there
-   * (the zero-config default binding of `memplane serve`). Default: nothing.
+   * Runs once per company before the first runtime write (capture, records, a hook) that a token
+   * whose grant reaches it makes there, when the service does not know the company yet (the
+   * zero-config default binding of `memplane serve`). Reads never run it: a read of a company
+   * the service does not know answers 404 `MEMORY_NOT_FOUND`. Default: nothing.
    */
   prepareCompany?(companyId: string): Promise<void>;
   /**
@@ -124,6 +126,14 @@ export function createMemplaneServer(settings: MemplaneServerSettings): Memplane
   const maxBodyBytes = settings.maxBodyBytes ?? 1024 * 1024;
   const limiter = settings.rateLimit === false ? undefined : createTokenRateLimiter(settings.rateLimit, settings.now);
   const knownCompanies = settings.knownCompanies ?? (async () => []);
+  // A company once known stays known (bindings come and go, their history stays): only that is remembered.
+  const known = new Set<string>();
+  const isKnown = async (companyId: string): Promise<boolean> => {
+    if (known.has(companyId)) return true;
+    if (!(await isKnownCompany(settings.service, 'memplane-server', companyId))) return false;
+    known.add(companyId);
+    return true;
+  };
   const prepared = new Map<string, Promise<void>>();
   const prepare = (companyId: string): Promise<void> => {
     if (settings.prepareCompany === undefined) return Promise.resolve();
@@ -194,10 +204,18 @@ export function createMemplaneServer(settings: MemplaneServerSettings): Memplane
       }
       const params = c.req.param() as Record<string, string>;
       const companyId = params.companyId;
-      if (companyId !== undefined && grantReaches(token, companyId)) await prepare(companyId);
+      // The actor first: a header the token may not send is refused (403) before anything else.
+      const context = contextOf(c, token, companyId);
+      // Only for a company the grant reaches: another company is the policy's to refuse (403), and
+      // is never told whether it exists.
+      if (companyId !== undefined && route.company !== 'any' && grantReaches(token, companyId) && !(await isKnown(companyId))) {
+        // A write that would be refused as malformed starts nothing; the service names the field.
+        if (route.company !== 'provisions') throw unknownCompanyError(companyId);
+        if (route.body === undefined || route.body.safeParse(body).success) await prepare(companyId);
+      }
       const result = await route.handle({
         service: settings.service,
-        context: contextOf(c, token, companyId),
+        context,
         token,
         params,
         query: queryRequest(route.query, c.req.queries()),

@@ -47,8 +47,8 @@ export function serverTokenFileOf(dataDirectory: string, tokenFile?: string): Se
 
 /**
  * Opens the service on a data folder (or Postgres) and serves it: the zero-config default of
- * `memplane serve`. Each company gets a `default` markdown binding at its first call, unless it
- * already has bindings.
+ * `memplane serve`. A company the service does not know gets a `default` markdown binding at its
+ * first runtime write (capture, records, a hook); a read of it answers 404 and creates nothing.
  */
 export async function serveMemplane(options: ServeMemplaneOptions): Promise<ServedMemplane> {
   const dataDirectory = resolve(options.dataDirectory);

@@ -122,10 +122,8 @@ describe.skipIf(server.url === undefined)(`memplane serve --database-url${server
       });
       expect(served.code).toBe(0);
       const bindings = await direct.query(`SELECT company_id, key, provider_id FROM "${schema}".memory_bindings ORDER BY key`);
-      expect(bindings.rows).toEqual([
-        { company_id: 'acme', key: 'default', provider_id: 'markdown' },
-        { company_id: 'acme', key: 'scratch', provider_id: 'memory' },
-      ]);
+      // Creating a binding starts the company as the operator made it: no zero-config default beside it.
+      expect(bindings.rows).toEqual([{ company_id: 'acme', key: 'scratch', provider_id: 'memory' }]);
       const operations = await direct.query(`SELECT company_id, operation, status, error_code FROM "${schema}".memory_operations ORDER BY position`);
       expect(operations.rows).toEqual([
         { company_id: 'acme', operation: 'record_upsert', status: 'succeeded', error_code: null },

@@ -46,6 +46,17 @@ export interface ServerRoute {
   body?: z.ZodType;
   /** Whether a body must be sent. Default: true when `body` is set. */
   bodyRequired?: boolean;
+  /**
+   * What the call does in a company the service does not know yet (`isKnownCompany` of
+   * `@memplane/service`: no binding, no binding history):
+   * - `provisions`: a runtime write (capture, records, a hook). For a token whose grant reaches
+   *   the company, the server's `prepareCompany` runs first (the zero-config default binding).
+   * - `any`: the call needs no company data (the provider list) or starts the company itself
+   *   (creating a binding); it runs as in any company.
+   * - absent: the company must be known. For a token whose grant reaches it, an unknown company
+   *   answers 404 `MEMORY_NOT_FOUND` and the service is not called, so nothing is written.
+   */
+  company?: 'provisions' | 'any';
   /** The success status and what it returns, for the document. */
   success: { status: 200 | 201; description: string; schema?: z.ZodType };
   /** Runs the call. */

@@ -28,6 +28,8 @@ export const controlRoutes: ServerRoute[] = [
     tag: 'control',
     operationId: 'control.listProviders',
     summary: 'The providers bindings can name.',
+    // What the first binding of a new company may name: answered in a company not known yet too.
+    company: 'any',
     success: { status: 200, description: 'The providers.', schema: items },
     async handle({ service, context }) {
       const plane = service.control(context);
@@ -52,6 +54,8 @@ export const controlRoutes: ServerRoute[] = [
     tag: 'control',
     operationId: 'control.createBinding',
     summary: 'Creates a binding; its config is validated and secrets must be references.',
+    // The explicit start of a company: the operator's own binding, never the zero-config default beside it.
+    company: 'any',
     body: control.createBinding,
     success: { status: 201, description: 'The binding.' },
     handle: async ({ service, context, body }) => ({ status: 201, body: await service.control(context).createBinding(body as never) }),

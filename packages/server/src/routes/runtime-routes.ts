@@ -41,6 +41,7 @@ function bodyRoute(
   run: (memory: Runtime, body: unknown) => Promise<unknown>,
   bodyRequired = true,
   success: ServerRoute['success'] = result,
+  company?: ServerRoute['company'],
 ): ServerRoute {
   return {
     method: 'post',
@@ -51,6 +52,7 @@ function bodyRoute(
     body: schema,
     bodyRequired,
     success,
+    ...(company === undefined ? {} : { company }),
     handle: async ({ service, context, body }) => ok(await run(service.runtime(context), body)),
   };
 }
@@ -67,8 +69,9 @@ const hookRunners: Record<string, HookRunner> = {
 
 /** The runtime endpoints: capture, upsert, query, list, get, forget, correct, profile, extraction jobs and hook emission. */
 export const runtimeRoutes: ServerRoute[] = [
-  bodyRoute('capture', 'memory.capture', 'Captures raw residue (a run, a comment, a document).', runtime.capture, (memory, body) => memory.capture(body as never), true, resultOf(memoryCaptureResultSchema)),
-  bodyRoute('records', 'memory.upsertRecords', 'Writes curated records.', runtime.upsertRecords, (memory, body) => memory.upsertRecords(body as never), true, resultOf(memoryRecordWriteResultSchema)),
+  // The writes that add memory (these two, and the hooks below) start a company the service does not know yet; every other runtime call needs a known one.
+  bodyRoute('capture', 'memory.capture', 'Captures raw residue (a run, a comment, a document).', runtime.capture, (memory, body) => memory.capture(body as never), true, resultOf(memoryCaptureResultSchema), 'provisions'),
+  bodyRoute('records', 'memory.upsertRecords', 'Writes curated records.', runtime.upsertRecords, (memory, body) => memory.upsertRecords(body as never), true, resultOf(memoryRecordWriteResultSchema), 'provisions'),
   bodyRoute(
     'query',
     'memory.query',
@@ -121,6 +124,8 @@ export const runtimeRoutes: ServerRoute[] = [
     operationId: 'memory.emitHook',
     summary: `Emits a hook (${memoryHookKinds.join(', ')}); the body is that hook's input. Platform callers only (\`hooks.emit\`).`,
     params: z.object({ hookKind: z.enum(memoryHookKinds as [string, ...string[]]) }),
+    // A platform's hook is a write: each delivery is recorded, and the capture hooks add memory.
+    company: 'provisions',
     body: z.union(Object.values(serviceRequestSchemas.hooks) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]),
     success: { status: 200, description: 'The hook report: hydration (pre_run_hydrate) or what the capture did.' },
     async handle({ service, context, params, body }) {

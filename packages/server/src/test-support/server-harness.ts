@@ -27,6 +27,9 @@ const grants: Record<keyof ServerHarness['token'], ServerTokenGrant> = {
   agentGlobex: { role: 'agent', companyId: 'globex', agentId: 'spy' },
 };
 
+/** The companies of the harness; each has its default binding before the first call, as a company in use has. */
+export const harnessCompanies = ['acme', 'globex'] as const;
+
 /** Starts a harness; `settings` override the server's. */
 export async function startServerHarness(settings: Partial<StartMemplaneServerSettings> = {}): Promise<ServerHarness> {
   const folder = await mkdtemp(join(tmpdir(), 'memplane-server-'));
@@ -34,6 +37,8 @@ export async function startServerHarness(settings: Partial<StartMemplaneServerSe
   const tokens = openServerTokenFile(join(folder, 'tokens.json'));
   const token = {} as ServerHarness['token'];
   for (const [name, grant] of Object.entries(grants)) token[name as keyof typeof grants] = (await tokens.issue(grant)).token;
+  // Reads of a company the service does not know answer 404: the two companies are in use from the start.
+  for (const companyId of harnessCompanies) await ensureDefaultMarkdownBinding(service, 'test', companyId);
   const server = await startMemplaneServer({
     service,
     verifyToken: (value) => tokens.verify(value),
