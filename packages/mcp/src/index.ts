@@ -1,5 +1,5 @@
 export { boundScopeFields, mcpBoundScopeSchema, resolveBoundScope, scopeFieldSources, type McpBoundScope } from './mcp-bound-scope';
-export { createMemplaneMcpServer, profileResourceUri, toolContextOf, toolsFor, type McpServiceHost, type MemplaneMcpServerOptions } from './mcp-server';
+export { createMemplaneMcpServer, profileResourceUri, toolContextOf, toolsFor, type McpCompanyProvisioning, type McpServiceHost, type MemplaneMcpServerOptions } from './mcp-server';
 export { mcpOutputSchemas, type McpToolName } from './mcp-output-schemas';
 export { VERSION } from './version';
 export { defaultMaxSessionsPerToken, defaultSessionIdleTimeoutMs, startMemplaneMcpHttpServer, type MemplaneMcpHttpOptions, type MemplaneMcpHttpServer } from './mcp-http-server';

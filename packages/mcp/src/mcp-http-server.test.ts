@@ -145,19 +145,26 @@ describe('the Streamable HTTP transport', () => {
     const flaky = await startMemplaneMcpHttpServer({
       service,
       verifyToken: (token) => tokens.verify(token),
-      prepareCompany: async () => {
+      prepareCompany: async (companyId) => {
         attempts += 1;
         if (attempts === 1) throw new Error('store busy');
+        const control = service.control({ actor: { kind: 'system', component: 'test' }, companyId });
+        await control.createBinding({ key: 'default', providerId: 'memory' });
+        await control.setTarget({ targetType: 'company' }, 'default');
       },
       port: 0,
     });
+    const client = new Client({ name: 'flaky', version: '1' });
     try {
-      const first = await rawPost(flaky.url, { authorization: `Bearer ${acmeToken}` });
-      expect(first.status).toBe(500);
-      const second = await rawPost(flaky.url, { authorization: `Bearer ${acmeToken}` });
-      expect(second.status).toBe(200);
+      // A company the service does not know yet: its first note prepares it.
+      const fresh = (await tokens.issue({ companyId: 'initech', agentId: 'milton' })).token;
+      await client.connect(new StreamableHTTPClientTransport(new URL(flaky.url), { requestInit: { headers: { authorization: `Bearer ${fresh}` } } }));
+      await expect(client.callTool({ name: 'memory_note', arguments: { text: 'The stapler is red.' } })).rejects.toThrow();
+      const second = await client.callTool({ name: 'memory_note', arguments: { text: 'The stapler is red.' } });
+      expect(second.isError, textOf(second)).toBeFalsy();
       expect(attempts).toBe(2);
     } finally {
+      await client.close();
       await flaky.close();
     }
   });

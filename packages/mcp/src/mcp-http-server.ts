@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MemoryValidationError, parseInput, type MemoryAdapterCapabilities } from '@memplane/core';
-import type { MemoryService } from '@memplane/service';
+import { isKnownCompany, type MemoryService } from '@memplane/service';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import type { McpBoundScope } from './mcp-bound-scope';
 import { bearerTokenOf, hostAllowed, isLoopbackAddress, loopbackHostnames, originAllowed, refuse } from './mcp-http-guards';
 import { McpHttpSessions } from './mcp-http-sessions';
-import { createMemplaneMcpServer } from './mcp-server';
+import { createMemplaneMcpServer, type McpCompanyProvisioning } from './mcp-server';
 
 /** Settings of {@link startMemplaneMcpHttpServer}. */
 export interface MemplaneMcpHttpOptions {
@@ -20,7 +20,12 @@ export interface MemplaneMcpHttpOptions {
    * nothing of the cause, and the error goes to {@link MemplaneMcpHttpOptions.log}.
    */
   verifyToken(token: string): Promise<(McpBoundScope & { tokenId: string }) | undefined>;
-  /** Runs once per company before its first session (the zero-config default binding). */
+  /**
+   * Runs once per company, just before the first `memory_note` written there while the service
+   * does not know the company (no binding, no binding history): the zero-config default binding.
+   * Opening a session and the read tools never run it; in an unknown company they answer
+   * `MEMORY_NOT_FOUND`. Default: nothing.
+   */
   prepareCompany?(companyId: string): Promise<void>;
   /**
    * Where lines for the operator go: what a caller must not be told, such as a token file that
@@ -116,6 +121,31 @@ export async function startMemplaneMcpHttpServer(options: MemplaneMcpHttpOptions
     now: options.now ?? Date.now,
   });
   const prepared = new Map<string, Promise<void>>();
+  // A company once known stays known (bindings come and go, their history stays): only that is remembered.
+  const known = new Set<string>();
+
+  /** How a session of `companyId` treats the company while the service does not know it. */
+  function provisioningOf(companyId: string): McpCompanyProvisioning {
+    return {
+      async isKnown() {
+        if (known.has(companyId)) return true;
+        if (!(await isKnownCompany(options.service, 'memplane-mcp', companyId))) return false;
+        known.add(companyId);
+        return true;
+      },
+      provision() {
+        let prepare = prepared.get(companyId);
+        if (prepare === undefined) {
+          prepare = options.prepareCompany?.(companyId) ?? Promise.resolve();
+          prepared.set(companyId, prepare);
+          // A failed preparation is tried again by the next write, not remembered.
+          prepare.catch(() => prepared.delete(companyId));
+        }
+        return prepare;
+      },
+    };
+  }
+
   let reportedTokenProblem: string | undefined;
   /** The token check, never throwing: a verifier that fails refuses the token, and the operator hears of it once per problem. */
   async function verify(token: string): Promise<(McpBoundScope & { tokenId: string }) | undefined> {
@@ -134,19 +164,12 @@ export async function startMemplaneMcpHttpServer(options: MemplaneMcpHttpOptions
   }
 
   async function capabilitiesOf(scope: McpBoundScope): Promise<MemoryAdapterCapabilities> {
-    let prepare = prepared.get(scope.companyId);
-    if (prepare === undefined) {
-      prepare = options.prepareCompany?.(scope.companyId) ?? Promise.resolve();
-      prepared.set(scope.companyId, prepare);
-      // A failed preparation is tried again by the next session, not remembered.
-      prepare.catch(() => prepared.delete(scope.companyId));
-    }
-    await prepare;
     try {
       const control = options.service.control({ actor: { kind: 'system', component: 'memplane-mcp' }, companyId: scope.companyId });
       return (await control.resolve(scope.agentId)).binding.capabilities;
     } catch {
-      // No binding yet: the six tools are offered, and each call says what is missing.
+      // No binding yet (a company not started, or one without a default): the six tools are
+      // offered, and each call says what is missing.
       return {};
     }
   }
@@ -176,7 +199,12 @@ export async function startMemplaneMcpHttpServer(options: MemplaneMcpHttpOptions
     }
     try {
       const { tokenId, ...bound } = scope;
-      const server = createMemplaneMcpServer({ service: options.service, scope: bound, capabilities: await capabilitiesOf(bound) });
+      const server = createMemplaneMcpServer({
+        service: options.service,
+        scope: bound,
+        capabilities: await capabilitiesOf(bound),
+        company: provisioningOf(bound.companyId),
+      });
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => sessions.add(id, { transport, server, tokenId }, response, reservation),

@@ -70,6 +70,7 @@ export async function serveMcp(options: McpStdioServe | McpHttpServe): Promise<v
   });
   try {
     if (options.transport === 'stdio') {
+      // The command names the company it serves: starting it is that company's explicit start (zero-config).
       await ensureDefaultBinding(service, options.scope.companyId);
       const server = createMemplaneMcpServer({ service, scope: options.scope, capabilities: await capabilitiesOf(service, options.scope) });
       const closed = new Promise<void>((resolveClosed) => (server.onclose = resolveClosed));

@@ -1,5 +1,5 @@
 import type { MemoryAdapterCapabilities } from '@memplane/core';
-import { createMemoryTools, type MemoryToolContext, type MemoryToolDefinition, type MemoryToolHost } from '@memplane/service';
+import { createMemoryTools, unknownCompanyError, type MemoryToolContext, type MemoryToolDefinition, type MemoryToolHost } from '@memplane/service';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -30,6 +30,44 @@ export interface MemplaneMcpServerOptions {
    * of the optional tools.
    */
   capabilities?: MemoryAdapterCapabilities;
+  /**
+   * How the session treats its company while the service does not know it (no binding, no
+   * binding history). Every tool but `memory_note` then answers a `MEMORY_NOT_FOUND` error and
+   * calls nothing; `memory_note` runs `provision` (the zero-config default binding) once its
+   * input is valid, just before it writes. Default: none, every call goes to the service as it is.
+   */
+  company?: McpCompanyProvisioning;
+}
+
+/** What a session does with a company the service does not know yet. */
+export interface McpCompanyProvisioning {
+  /** Whether the service knows the company (`isKnownCompany` of `@memplane/service`). */
+  isKnown(): Promise<boolean>;
+  /** Starts the company before its first write (the zero-config default binding). */
+  provision(): Promise<void>;
+}
+
+/** The tool that may start a company: the only one that adds memory. */
+const startsCompany = 'memory_note';
+
+/** A host whose writes of memory start the company first; every other call is the service's own. */
+function provisioningHost(service: McpServiceHost, company: McpCompanyProvisioning): McpServiceHost {
+  return {
+    runtime(context) {
+      const runtime = service.runtime(context);
+      return {
+        ...runtime,
+        async upsertRecords(request) {
+          await company.provision();
+          return runtime.upsertRecords(request);
+        },
+        async capture(request) {
+          await company.provision();
+          return runtime.capture(request);
+        },
+      };
+    },
+  };
 }
 
 /** The URI of the resource that serves the bound scope's profile. */
@@ -89,7 +127,8 @@ export function toolsFor(service: McpServiceHost, capabilities: MemoryAdapterCap
  * as the bound agent through the runtime API, so it is policy-checked, scope-checked and logged.
  */
 export function createMemplaneMcpServer(options: MemplaneMcpServerOptions): Server {
-  const { service, scope } = options;
+  const { scope, company } = options;
+  const service = company === undefined ? options.service : provisioningHost(options.service, company);
   const tools = toolsFor(service, options.capabilities);
   const offersProfile = options.capabilities?.profile === true;
   const server = new Server(
@@ -118,6 +157,11 @@ export function createMemplaneMcpServer(options: MemplaneMcpServerOptions): Serv
     const name = request.params.name as McpToolName;
     const tool = tools.get(name);
     if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}`);
+    // A read, or a change of what a company holds, never starts a company: it answers not found and calls nothing.
+    if (name !== startsCompany && company !== undefined && !(await company.isKnown())) {
+      const unknown = unknownCompanyError(scope.companyId);
+      return { isError: true, content: [{ type: 'text', text: `${name} failed: ${wireText(unknown.message)} [${unknown.code}]` }] };
+    }
     // The service tool validates the arguments against its strict schema and answers a bad one as an error result naming the field.
     const result = await tool.execute(request.params.arguments ?? {}, callContext());
     if (result.isError) {
