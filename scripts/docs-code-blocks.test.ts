@@ -5,11 +5,13 @@
  * them first).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   documentationCodeBlocks,
+  documentedFiles,
   expectedOutput,
   extractCodeBlocks,
   relativeImports,
@@ -100,6 +102,17 @@ describe('documentation code blocks', () => {
       expect(documents).toContain(document);
     }
     expect(checked.length).toBeGreaterThan(15);
+  });
+
+  it('reads the documents in the subfolders of docs/ too', () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-code-blocks-'));
+    try {
+      mkdirSync(join(root, 'docs', 'service'), { recursive: true });
+      for (const file of ['README.md', 'docs/guide.md', 'docs/service/pages.md', 'docs/service/notes.txt']) writeFileSync(join(root, file), '# t\n');
+      expect(documentedFiles(root)).toEqual(['README.md', join('docs', 'guide.md'), join('docs', 'service', 'pages.md')]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it(`marks at most ${maximumFragments} blocks as fragments`, () => {

@@ -1,6 +1,6 @@
 /**
  * The TypeScript code blocks of the documentation: the root README, every package README, the
- * examples' READMEs and docs/. Each ```ts (or ```typescript) block is a whole module that must
+ * examples' READMEs and every document under docs/, its subfolders included. Each ```ts (or ```typescript) block is a whole module that must
  * compile under nodenext; info words after the language change that:
  * - `fragment`: an excerpt that cannot compile alone (a skeleton with elided bodies). It is counted
  *   and kept few, never type-checked.
@@ -37,7 +37,13 @@ export function documentedFiles(root = repositoryRoot): string[] {
     .flatMap(inFolder)
     .concat(['conformance'])
     .map((folder) => join(folder, 'README.md'));
-  const docs = inFolder('docs').filter((file) => file.endsWith('.md'));
+  const markdownUnder = (folder: string): string[] =>
+    existsSync(join(root, folder))
+      ? readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) =>
+          entry.isDirectory() ? markdownUnder(join(folder, entry.name)) : entry.name.endsWith('.md') ? [join(folder, entry.name)] : [],
+        )
+      : [];
+  const docs = markdownUnder('docs');
   return ['README.md', ...readmes, ...docs].filter((file) => existsSync(join(root, file))).sort();
 }
 
