@@ -5,7 +5,7 @@ import { MemoryScopeViolationError } from '../errors/memory-scope-violation-erro
 import { UnsupportedCapabilityError } from '../errors/unsupported-capability-error';
 import type { MemoryAdapter } from '../memory-adapter/v1/memory-adapter-v1';
 import type { MemoryAdapterCapabilities } from '../memory-adapter/v1/memory-adapter-v1-capabilities';
-import type { MemoryContextBundle, MemoryListPage, MemoryRecordHandle } from '../memory-adapter/v1/memory-adapter-v1-records';
+import type { MemoryContextBundle, MemoryListPage, MemoryRecordHandle, MemorySnippet } from '../memory-adapter/v1/memory-adapter-v1-records';
 import type { MemoryScope } from '../memory-adapter/v1/memory-adapter-v1-scope';
 import type { MemorySourceRef } from '../memory-adapter/v1/memory-adapter-v1-source';
 import type { MemoryUsage } from '../memory-adapter/v1/memory-adapter-v1-usage';
@@ -13,7 +13,7 @@ import type { MemoryWarning } from '../memory-adapter/v1/memory-adapter-v1-warni
 import { copyValidReport } from '../schemas/envelope-fast-path';
 import { parseScopedSnippets } from '../schemas/parse-snippets';
 import { copyValidListRequest, copyValidQueryRequest, copyValidScope } from '../schemas/request-fast-path';
-import { parseInput, parseProviderResult } from '../schemas/parse-with-schema';
+import { parseInput, parseProviderResult, readProviderResult } from '../schemas/parse-with-schema';
 import * as requests from '../schemas/request-schemas';
 import * as results from '../schemas/result-schemas';
 import { memoryScopeSchema } from '../schemas/scope-schema';
@@ -30,37 +30,57 @@ interface Reported {
 type QueryEnvelope = Omit<z.output<typeof results.memoryContextBundleSchema>, 'snippets'> & { snippets: unknown[] };
 type ListEnvelope = Omit<z.output<typeof results.memoryListPageSchema>, 'items'> & { items: unknown[] };
 
-function hasArray<Field extends string>(raw: unknown, field: Field): raw is Record<Field, unknown[]> {
-  return typeof raw === 'object' && raw !== null && Array.isArray((raw as Record<string, unknown>)[field]);
+/** The array under `field` of a result, read once, or undefined when there is none. */
+function arrayAt(raw: unknown, field: string): unknown[] | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const value = (raw as Record<string, unknown>)[field];
+  return Array.isArray(value) ? value : undefined;
 }
 
 /*
  * Query and list results: the usage and warnings (`copyValidReport`) and the snippets
  * (`parseScopedSnippets`) are checked by hand, zod only runs to name what is wrong. The
- * snippet array is taken as is here, then replaced by its checked copies.
+ * snippet array is taken as is here, then replaced by its checked copies. Each field is read
+ * once, and a result that throws while it is read is `MemoryInvalidResponseError`.
  */
 function parseQueryEnvelope(raw: unknown, description: string): QueryEnvelope {
-  const report = hasArray(raw, 'snippets') ? copyValidReport(raw) : undefined;
-  const profileSummary = report === undefined ? undefined : (raw as Record<string, unknown>).profileSummary;
-  if (report === undefined || (profileSummary !== undefined && typeof profileSummary !== 'string')) {
-    const { snippets, ...envelope } = parseProviderResult(results.memoryContextBundleShellSchema, raw, description);
-    return { ...envelope, snippets };
-  }
-  const envelope: QueryEnvelope = { ...report, snippets: (raw as Record<'snippets', unknown[]>).snippets };
-  if (profileSummary !== undefined) envelope.profileSummary = profileSummary;
-  return envelope;
+  return readProviderResult(raw, description, '', () => {
+    const snippets = arrayAt(raw, 'snippets');
+    const report = snippets === undefined ? undefined : copyValidReport(raw as Record<string, unknown>);
+    const profileSummary = report === undefined ? undefined : (raw as Record<string, unknown>).profileSummary;
+    if (snippets === undefined || report === undefined || (profileSummary !== undefined && typeof profileSummary !== 'string')) {
+      const { snippets: parsed, ...envelope } = parseProviderResult(results.memoryContextBundleShellSchema, raw, description);
+      return { ...envelope, snippets: parsed };
+    }
+    const envelope: QueryEnvelope = { ...report, snippets };
+    if (profileSummary !== undefined) envelope.profileSummary = profileSummary;
+    return envelope;
+  });
 }
 
 function parseListEnvelope(raw: unknown, description: string): ListEnvelope {
-  const report = hasArray(raw, 'items') ? copyValidReport(raw) : undefined;
-  const nextCursor = report === undefined ? undefined : (raw as Record<string, unknown>).nextCursor;
-  if (report === undefined || (nextCursor !== undefined && (typeof nextCursor !== 'string' || nextCursor === ''))) {
-    const { items, ...envelope } = parseProviderResult(results.memoryListPageShellSchema, raw, description);
-    return { ...envelope, items };
-  }
-  const envelope: ListEnvelope = { ...report, items: (raw as Record<'items', unknown[]>).items };
-  if (nextCursor !== undefined) envelope.nextCursor = nextCursor;
-  return envelope;
+  return readProviderResult(raw, description, '', () => {
+    const items = arrayAt(raw, 'items');
+    const report = items === undefined ? undefined : copyValidReport(raw as Record<string, unknown>);
+    const nextCursor = report === undefined ? undefined : (raw as Record<string, unknown>).nextCursor;
+    if (items === undefined || report === undefined || (nextCursor !== undefined && (typeof nextCursor !== 'string' || nextCursor === ''))) {
+      const { items: parsed, ...envelope } = parseProviderResult(results.memoryListPageShellSchema, raw, description);
+      return { ...envelope, items: parsed };
+    }
+    const envelope: ListEnvelope = { ...report, items };
+    if (nextCursor !== undefined) envelope.nextCursor = nextCursor;
+    return envelope;
+  });
+}
+
+/** The checked snippets of a result's array, which is read by hand: anything it throws is `MemoryInvalidResponseError`. */
+function parseSnippetArray(
+  values: unknown[],
+  scope: MemoryScope,
+  warnings: MemoryWarning[],
+  checks: { description: string; pathPrefix: string; limit?: number },
+): MemorySnippet[] {
+  return readProviderResult(values, checks.description, checks.pathPrefix, () => parseScopedSnippets(values, scope, warnings, checks));
 }
 
 function assertSourceInScope(source: MemorySourceRef | undefined, scope: MemoryScope): void {
@@ -154,14 +174,14 @@ export function defineMemoryAdapter(implementation: MemoryAdapterImplementation)
       const valid = copyValidQueryRequest(request) ?? parseInput(requests.memoryQueryRequestSchema, request, 'query request');
       const bundle = await run('query result', parseQueryEnvelope, () => implementation.query(valid), filterWarnings(valid.metadataFilter));
       const checks = { description: `${key} query result`, pathPrefix: 'snippets', limit: valid.topK ?? 10 };
-      bundle.snippets = parseScopedSnippets(bundle.snippets, valid.scope, bundle.warnings, checks);
+      bundle.snippets = parseSnippetArray(bundle.snippets, valid.scope, bundle.warnings, checks);
       return bundle as MemoryContextBundle;
     },
 
     async list(request) {
       const valid = copyValidListRequest(request) ?? parseInput(requests.memoryListRequestSchema, request, 'list request');
       const page = await run('list result', parseListEnvelope, () => implementation.list(valid), filterWarnings(valid.metadataFilter));
-      page.items = parseScopedSnippets(page.items, valid.scope, page.warnings, { description: `${key} list result`, pathPrefix: 'items' });
+      page.items = parseSnippetArray(page.items, valid.scope, page.warnings, { description: `${key} list result`, pathPrefix: 'items' });
       return page as MemoryListPage;
     },
 

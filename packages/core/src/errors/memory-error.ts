@@ -48,13 +48,26 @@ export class MemoryError extends Error {
     Object.defineProperty(this, marker, { value: true });
   }
 
-  /** True for any memplane error, including ones from another copy of the package. */
+  /**
+   * True for any memplane error, including ones from another copy of the package. Never throws:
+   * a value that throws when it is looked at (a proxy, a getter) is not a memplane error.
+   */
   static isInstance(error: unknown): error is MemoryError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+    if (typeof error !== 'object' || error === null) return false;
+    try {
+      return (error as Record<symbol, unknown>)[marker] === true;
+    } catch {
+      return false;
+    }
   }
 
   /** True when `error` is a memplane error with the given code. */
   static hasCode<Code extends MemoryErrorCode>(error: unknown, code: Code): error is MemoryError & { code: Code } {
-    return MemoryError.isInstance(error) && error.code === code;
+    if (!MemoryError.isInstance(error)) return false;
+    try {
+      return error.code === code;
+    } catch {
+      return false;
+    }
   }
 }

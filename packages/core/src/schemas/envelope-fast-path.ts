@@ -26,13 +26,14 @@ function isCounter(value: unknown): boolean {
 }
 
 function copyValidUsage(value: unknown): MemoryUsage | undefined {
-  if (!isRecord(value) || typeof value.provider !== 'string' || value.provider.length === 0) return undefined;
-  const { biller, model, billingType, attributionMode, details, raw } = value;
+  if (!isRecord(value)) return undefined;
+  const { provider, biller, model, billingType, attributionMode, details, raw } = value;
+  if (typeof provider !== 'string' || provider.length === 0) return undefined;
   if (!optionalString(biller) || !optionalString(model)) return undefined;
   if (billingType !== undefined && !billingTypes.has(billingType)) return undefined;
   if (attributionMode !== undefined && !attributionModes.has(attributionMode)) return undefined;
   if (details !== undefined && !isRecord(details)) return undefined;
-  const usage: MemoryUsage = { provider: value.provider };
+  const usage: MemoryUsage = { provider };
   if (biller !== undefined) usage.biller = biller as string;
   if (model !== undefined) usage.model = model as string;
   if (billingType !== undefined) usage.billingType = billingType as MemoryUsage['billingType'];
@@ -50,14 +51,19 @@ function copyValidUsage(value: unknown): MemoryUsage | undefined {
 function copyValidWarning(value: unknown): MemoryWarning | undefined {
   if (!isRecord(value)) return undefined;
   const { type, details } = value;
-  if (type === 'other') return typeof value.message === 'string' ? { type, message: value.message } : undefined;
+  if (type === 'other') {
+    const message = value.message;
+    return typeof message === 'string' ? { type, message } : undefined;
+  }
   if (!optionalString(details)) return undefined;
   const withDetails = details === undefined ? {} : { details: details as string };
   if (type === 'unsupported' || type === 'compatibility') {
-    return typeof value.feature === 'string' ? { type, feature: value.feature, ...withDetails } : undefined;
+    const feature = value.feature;
+    return typeof feature === 'string' ? { type, feature, ...withDetails } : undefined;
   }
-  if (type === 'scope_violation') {
-    return typeof value.providerRecordId === 'string' ? { type, providerRecordId: value.providerRecordId, ...withDetails } : undefined;
+  if (type === 'scope_violation' || type === 'not_found') {
+    const providerRecordId = value.providerRecordId;
+    return typeof providerRecordId === 'string' ? { type, providerRecordId, ...withDetails } : undefined;
   }
   return undefined;
 }
@@ -75,8 +81,19 @@ function copyList<Entry>(value: unknown, copy: (entry: unknown) => Entry | undef
   return copies;
 }
 
-/** The usage and warnings of a result, checked and copied, or undefined when zod must say why not. */
+/**
+ * The usage and warnings of a result, checked and copied (each field read once), or undefined
+ * when zod must say why not, a value that throws while it is read included.
+ */
 export function copyValidReport(value: Record<string, unknown>): { usage?: MemoryUsage[]; warnings?: MemoryWarning[] } | undefined {
+  try {
+    return copyReport(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function copyReport(value: Record<string, unknown>): { usage?: MemoryUsage[]; warnings?: MemoryWarning[] } | undefined {
   const usage = copyList(value.usage, copyValidUsage);
   const warnings = copyList(value.warnings, copyValidWarning);
   if (usage === false || warnings === false) return undefined;

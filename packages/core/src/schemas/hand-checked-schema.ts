@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { findUnreadablePath, unreadableMessage } from './unreadable-value';
 
 /** The hand-written checks of schemas made by {@link handCheckedSchema}, looked up by `parseProviderResult`. */
 const handChecks = new WeakMap<z.ZodType, (value: unknown) => boolean>();
@@ -12,7 +13,8 @@ const handChecks = new WeakMap<z.ZodType, (value: unknown) => boolean>();
  *
  * `isValid` must accept exactly what `detailed` accepts, and `detailed` must not transform
  * (no defaults, no stripped keys that matter): keep a test that holds the two in agreement
- * on valid and broken bodies.
+ * on valid and broken bodies. A body that throws while it is read (a getter, a proxy trap) fails
+ * with an issue at the field that threw, keeping what was thrown as the issue's `params.cause`.
  */
 export function handCheckedSchema<Detailed extends z.ZodType>(
   isValid: (value: unknown) => boolean,
@@ -20,8 +22,14 @@ export function handCheckedSchema<Detailed extends z.ZodType>(
   description = 'is not a valid response',
 ): z.ZodType<z.output<Detailed>> {
   const schema = z.unknown().superRefine((value, context) => {
-    if (isValid(value)) return;
-    const parsed = detailed.safeParse(value);
+    let parsed: z.ZodSafeParseResult<unknown>;
+    try {
+      if (isValid(value)) return;
+      parsed = detailed.safeParse(value);
+    } catch (cause) {
+      context.addIssue({ code: 'custom', message: unreadableMessage, path: findUnreadablePath(value) ?? [], params: { cause } });
+      return;
+    }
     for (const issue of parsed.error?.issues ?? [{ code: 'custom' as const, message: description, path: [] }]) {
       context.addIssue({ code: 'custom', message: issue.message, path: issue.path as PropertyKey[] });
     }

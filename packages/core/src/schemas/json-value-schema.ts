@@ -70,6 +70,24 @@ export function findNonJsonPath(value: unknown, path: Array<string | number> = [
   return undefined;
 }
 
+/**
+ * A copy of a value's plain objects and arrays, each property read once, down to the depth
+ * JSON may take; anything else (a class instance, a function, a value too deep) is kept as it
+ * is, for the check that follows to refuse. The schemas check this copy and return it, so a
+ * getter cannot show the check one value and the caller's later reads another.
+ */
+export function detachJsonValue(value: unknown, depth = 0): unknown {
+  if (typeof value !== 'object' || value === null || depth > maximumDepth) return value;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    for (let index = 0; index < value.length; index += 1) copy.push(detachJsonValue(value[index], depth + 1));
+    return copy;
+  }
+  if (!isPlainObject(value)) return value;
+  // fromEntries defines each key as an own property, `__proto__` included.
+  return Object.fromEntries(Object.keys(value).map((key) => [key, detachJsonValue((value as Record<string, unknown>)[key], depth + 1)]));
+}
+
 /** Whether a value is a plain JSON object, as metadata must be. */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return (
@@ -87,21 +105,26 @@ function nonJsonMessage(value: unknown, path: ReadonlyArray<string | number>): s
     : 'must be a JSON value';
 }
 
-/** Any JSON value. */
-export const jsonValueSchema = z.unknown().superRefine((value, context) => {
-  const path = findNonJsonPath(value);
-  if (path !== undefined) context.addIssue({ code: 'custom', message: nonJsonMessage(value, path), path });
-}) as unknown as z.ZodType<JsonValue>;
+/** Any JSON value. The value returned is a copy of the one given, read once ({@link detachJsonValue}). */
+export const jsonValueSchema = z
+  .unknown()
+  .overwrite((value) => detachJsonValue(value))
+  .superRefine((value, context) => {
+    const path = findNonJsonPath(value);
+    if (path !== undefined) context.addIssue({ code: 'custom', message: nonJsonMessage(value, path), path });
+  }) as unknown as z.ZodType<JsonValue>;
 
 /**
  * Metadata: a JSON object. Functions, undefined values, NaN, dates, class instances and strings
- * or keys with a lone surrogate are refused.
+ * or keys with a lone surrogate are refused. The object returned is a copy of the one given,
+ * read once ({@link detachJsonValue}), so what was checked is what the caller gets.
  */
 export const metadataSchema = z
   .custom<Record<string, unknown>>(
     (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && isPlainObject(value),
     'must be a JSON object',
   )
+  .overwrite((value) => detachJsonValue(value) as Record<string, unknown>)
   .superRefine((value, context) => {
     const path = findNonJsonPath(value);
     if (path !== undefined) context.addIssue({ code: 'custom', message: nonJsonMessage(value, path), path });

@@ -28,15 +28,17 @@ function optionalString(value: unknown): boolean {
 
 function copyScope(value: unknown): MemoryScope | undefined | typeof invalid {
   if (value === undefined) return undefined;
-  if (!isObject(value) || typeof value.companyId !== 'string') return invalid;
-  return copyScopeFields(value, value.companyId, optionalString) ?? invalid;
+  if (!isObject(value)) return invalid;
+  const companyId = value.companyId;
+  if (typeof companyId !== 'string') return invalid;
+  return copyScopeFields(value, companyId, optionalString) ?? invalid;
 }
 
 function copySource(value: unknown): MemorySourceRef | undefined | typeof invalid {
   if (value === undefined) return undefined;
-  if (!isObject(value) || typeof value.kind !== 'string' || !sourceKinds.has(value.kind)) return invalid;
-  if (typeof value.companyId !== 'string') return invalid;
-  const { issueId, commentId, documentKey, runId, activityId, externalRef } = value;
+  if (!isObject(value)) return invalid;
+  const { kind, companyId, issueId, commentId, documentKey, runId, activityId, externalRef } = value;
+  if (typeof kind !== 'string' || !sourceKinds.has(kind) || typeof companyId !== 'string') return invalid;
   if (
     !optionalString(issueId) ||
     !optionalString(commentId) ||
@@ -47,7 +49,7 @@ function copySource(value: unknown): MemorySourceRef | undefined | typeof invali
   ) {
     return invalid;
   }
-  const source = { kind: value.kind, companyId: value.companyId } as MemorySourceRef;
+  const source = { kind, companyId } as MemorySourceRef;
   if (issueId !== undefined) source.issueId = issueId as string;
   if (commentId !== undefined) source.commentId = commentId as string;
   if (documentKey !== undefined) source.documentKey = documentKey as string;
@@ -57,14 +59,24 @@ function copySource(value: unknown): MemorySourceRef | undefined | typeof invali
   return source;
 }
 
-/** A checked copy of a snippet with only the contract's keys, or undefined when it is malformed. */
+/**
+ * A checked copy of a snippet with only the contract's keys, or undefined when it is malformed
+ * or throws while it is read (the zod schema, run next, names the field). Each field is read once.
+ */
 export function copyValidSnippet(value: unknown): MemorySnippet | undefined {
-  if (!isObject(value) || typeof value.text !== 'string') return undefined;
-  const handle = value.handle;
-  if (!isObject(handle) || typeof handle.providerKey !== 'string' || typeof handle.providerRecordId !== 'string') {
+  try {
+    return copySnippet(value);
+  } catch {
     return undefined;
   }
-  const { score, summary, metadata, createdAt, updatedAt } = value;
+}
+
+function copySnippet(value: unknown): MemorySnippet | undefined {
+  if (!isObject(value)) return undefined;
+  const { text, handle, score, summary, metadata, createdAt, updatedAt } = value;
+  if (typeof text !== 'string' || !isObject(handle)) return undefined;
+  const { providerKey, providerRecordId } = handle;
+  if (typeof providerKey !== 'string' || typeof providerRecordId !== 'string') return undefined;
   if (score !== undefined && !(typeof score === 'number' && Number.isFinite(score))) return undefined;
   if (!optionalString(summary) || !optionalString(createdAt) || !optionalString(updatedAt)) return undefined;
   if (metadata !== undefined && !isJsonObject(metadata)) return undefined;
@@ -72,8 +84,8 @@ export function copyValidSnippet(value: unknown): MemorySnippet | undefined {
   const scope = copyScope(value.scope);
   if (source === invalid || scope === invalid) return undefined;
   const snippet: MemorySnippet = {
-    handle: { providerKey: handle.providerKey, providerRecordId: handle.providerRecordId },
-    text: value.text,
+    handle: { providerKey, providerRecordId },
+    text,
   };
   if (score !== undefined) snippet.score = score;
   if (summary !== undefined) snippet.summary = summary as string;
