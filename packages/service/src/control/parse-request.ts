@@ -7,6 +7,12 @@ import type { z } from 'zod';
  * (`input`, `request`), never an empty field.
  */
 export function parseArgument<Schema extends z.ZodType>(schema: Schema, value: unknown, target: string, argument: string): z.output<Schema> {
-  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  let isObject: boolean;
+  try {
+    isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    // A revoked proxy: parseInput refuses it, under the argument's name.
+    isObject = false;
+  }
   return parseInput(schema, value, target, isObject ? '' : argument);
 }

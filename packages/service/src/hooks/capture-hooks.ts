@@ -23,6 +23,7 @@ import {
 } from './hook-firing';
 import * as inputs from './hook-inputs';
 import { deliveryKeyMetadataField, deliveryKeyOf, earlierWrite } from './idempotent-capture';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** The report of a capture hook, with what the binding's provider returned when it ran. */
 export interface MemoryCaptureHookReport extends MemoryHookReport {
@@ -78,7 +79,7 @@ async function fireCapture(
 
   const report: MemoryCaptureHookReport = { hookId: hook.hookId, hookKind: hook.hookKind, companyId, deliveries: [] };
   if (binding === undefined) {
-    const message = resolutionError instanceof Error ? resolutionError.message : String(resolutionError);
+    const message = thrownMessage(resolutionError);
     report.deliveries.push(deliveryEntry(internals, firing, 'binding:(none)', { status: 'failed', attempts: 1, error: message, latencyMs: 0 }));
   } else if (spec.optIn !== undefined && !binding.hooks[spec.optIn]) {
     report.bindingKey = binding.key;

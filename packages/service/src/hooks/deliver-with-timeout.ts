@@ -1,5 +1,6 @@
 import { MemoryError, MemoryTimeoutError } from '@memplane/core';
 import type { MemoryHookDeliveryStatus } from '../store/memory-service-records';
+import { thrownMessage } from '../errors/thrown-message';
 
 /**
  * How much longer than an operation's own deadline the delivery timer of a built-in delivery
@@ -65,7 +66,7 @@ export async function deliverWithTimeout<Value>(
   return {
     status: MemoryTimeoutError.isInstance(lastError) ? 'timed_out' : 'failed',
     attempts,
-    error: (lastError instanceof Error ? lastError.message : String(lastError)).slice(0, 2000),
+    error: thrownMessage(lastError).slice(0, 2000),
     latencyMs: performance.now() - started,
   };
 }

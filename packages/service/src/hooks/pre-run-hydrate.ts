@@ -9,6 +9,7 @@ import { buildPreamble } from './build-preamble';
 import { deliverWithTimeout, deliveryBackstopMs, isImmediatelyRetryable } from './deliver-with-timeout';
 import { deliveryEntry, notifySubscribers, recordDeliveries, startFiring, type MemoryHookReport, type SubscriberTable } from './hook-firing';
 import { preRunHydrateInputSchema, type PreRunHydrateInput } from './hook-inputs';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** What `pre_run_hydrate` recalled: the bundle and a ready preamble, within the caps. */
 export interface PreRunHydration extends MemoryHookReport {
@@ -65,7 +66,7 @@ export async function preRunHydrate(
     hydration.resolvedBy = resolved.resolvedBy;
     hydration.bindingKey = binding.key;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = thrownMessage(error);
     hydration.deliveries.push(deliveryEntry(internals, firing, 'binding:(none)', { status: 'failed', attempts: 1, error: message, latencyMs: 0 }));
   }
 

@@ -1,6 +1,7 @@
 import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
 import { companyOfCall, type MemoryCallContext } from '../runtime/call-context';
 import { toDecision, type MemoryAuthorize, type MemoryServiceOperation } from './memory-policy';
+import { thrownMessage } from '../errors/thrown-message';
 
 /**
  * The company a control-plane or explorer call runs in, after the company rule and the
@@ -18,7 +19,7 @@ export async function authorizeCompany(
     decision = toDecision(await authorize(context.actor, operation, { companyId }));
   } catch (cause) {
     // A policy that throws refuses.
-    decision = { allowed: false, reason: `the policy failed: ${cause instanceof Error ? cause.message : String(cause)}` };
+    decision = { allowed: false, reason: `the policy failed: ${thrownMessage(cause)}` };
   }
   if (!decision.allowed) {
     throw new MemoryAccessDeniedError({ operation, companyId, reason: decision.reason ?? 'refused by the policy' });

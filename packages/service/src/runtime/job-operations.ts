@@ -20,6 +20,7 @@ import { actingAgentOf } from './agent-identity';
 import { authorizeCompany } from '../policy/authorize-company';
 import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
 import * as requests from './runtime-requests';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** The outcome of a refresh: the jobs polled, as the service now holds them. */
 export interface MemoryExtractionRefresh {
@@ -163,7 +164,7 @@ export function createJobOperations(internals: ServiceInternals, context: Memory
           refresh.receipts.push({ operationId, providerId, bindingKey: key });
         } catch (error) {
           if (valid.bindingKey !== undefined || MemoryAccessDeniedError.isInstance(error)) throw error;
-          refresh.warnings.push({ type: 'other', message: `Binding ${bindingKey}: ${error instanceof Error ? error.message : String(error)}` });
+          refresh.warnings.push({ type: 'other', message: `Binding ${bindingKey}: ${thrownMessage(error)}` });
         }
       }
       return refresh;

@@ -16,6 +16,7 @@ import type { MemoryBinding } from '../bindings/memory-binding';
 import { resolveBinding } from '../bindings/resolve-binding';
 import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
 import { MemoryBindingNotFoundError } from '../errors/memory-binding-not-found-error';
+import { thrownMessage } from '../errors/thrown-message';
 import { toDecision, type MemoryServiceOperation } from '../policy/memory-policy';
 import type { ServiceInternals } from '../service/service-internals';
 import type { MemoryOperationEntry, MemoryOperationType } from '../store/memory-service-records';
@@ -112,7 +113,7 @@ const maximumLoggedWarnings = 20;
 function toServiceError(error: unknown, binding: MemoryBinding | undefined): unknown {
   if (MemoryError.isInstance(error)) return error;
   // A provider (a plugin) threw something outside the error hierarchy: callers still get a typed error.
-  const message = error instanceof Error ? error.message : String(error);
+  const message = thrownMessage(error);
   return new MemoryApiCallError({
     message: `Provider ${binding?.providerId ?? '(unresolved)'} failed: ${message}`,
     cause: error,
@@ -187,7 +188,7 @@ export async function runOperation<Result>(
       decision = toDecision(answer instanceof Promise ? await answer : answer);
     } catch (cause) {
       // A policy that throws refuses.
-      decision = { allowed: false, reason: `the policy failed: ${cause instanceof Error ? cause.message : String(cause)}` };
+      decision = { allowed: false, reason: `the policy failed: ${thrownMessage(cause)}` };
     }
     if (!decision.allowed) {
       throw new MemoryAccessDeniedError({ operation: policyOperation, companyId, reason: decision.reason ?? 'refused by the policy' });
@@ -276,7 +277,7 @@ export async function runOperation<Result>(
       companyId ??= error.companyId;
     }
     const code = MemoryError.isInstance(error) ? error.code : 'MEMORY_API_CALL';
-    const message = error instanceof Error ? error.message : String(error);
+    const message = thrownMessage(error);
     const written = log({
       status: 'failed',
       errorCode: code,

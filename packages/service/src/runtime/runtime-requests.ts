@@ -103,50 +103,65 @@ const placeholder = '\u200bservice-envelope-placeholder';
  * checks (`copyValidQueryRequest`, `copyValidListRequest`) are far cheaper than zod, so the
  * request is checked as an adapter request with the missing envelope fields filled in by a
  * placeholder, which is then taken out. A request that fails goes through the zod schema,
- * which names the field.
+ * which names the field. Each field is read once; a request that throws while it is read
+ * (a getter, a proxy) goes to zod too, which refuses it through `parseInput`.
  */
 function copyWithEnvelope<Request extends { bindingKey: string; scope: MemoryScope }>(
   value: unknown,
   copy: (request: unknown) => Request | undefined,
 ): (Omit<Request, 'bindingKey' | 'scope'> & { bindingKey?: string; scope?: Partial<MemoryScope> }) | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const request = value as Record<string, unknown>;
-  const scope = request.scope;
+  const { bindingKey, scope, ...fields } = value as Record<string, unknown>;
   if (scope !== undefined && (typeof scope !== 'object' || scope === null || Array.isArray(scope))) return undefined;
-  const scopeRecord = scope as Record<string, unknown> | undefined;
+  const scopeFields: Record<string, unknown> = { ...(scope as Record<string, unknown> | undefined) };
+  const companyId = scopeFields.companyId;
   const filled = copy({
-    ...request,
-    bindingKey: request.bindingKey ?? placeholder,
-    scope: { ...scopeRecord, companyId: scopeRecord?.companyId ?? placeholder },
+    ...fields,
+    bindingKey: bindingKey ?? placeholder,
+    scope: { ...scopeFields, companyId: companyId ?? placeholder },
   });
   if (filled === undefined) return undefined;
-  const { bindingKey, scope: filledScope, ...rest } = filled;
+  const { bindingKey: checkedKey, scope: filledScope, ...rest } = filled;
   const result: Omit<Request, 'bindingKey' | 'scope'> & { bindingKey?: string; scope?: Partial<MemoryScope> } = rest;
-  if (request.bindingKey !== undefined) result.bindingKey = bindingKey;
+  if (bindingKey !== undefined) result.bindingKey = checkedKey;
   if (scope !== undefined) {
-    const { companyId, ...below } = filledScope;
-    result.scope = scopeRecord?.companyId === undefined ? below : { companyId, ...below };
+    const { companyId: checkedCompany, ...below } = filledScope;
+    result.scope = companyId === undefined ? below : { companyId: checkedCompany, ...below };
   }
   return result;
 }
 
+/** The fast path of a query request, or undefined when zod must check it (or say why not). */
+function copyQueryRequest(request: unknown): ServiceQueryRequest | undefined {
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) return undefined;
+  if (!('explain' in request)) return copyWithEnvelope(request, copyValidQueryRequest) as ServiceQueryRequest | undefined;
+  // `explain` is the service's own field, unknown to core's fast path: checked here, then put back.
+  const { explain, ...rest } = request as Record<string, unknown>;
+  if (typeof explain !== 'boolean') return undefined;
+  const copied = copyWithEnvelope(rest, copyValidQueryRequest) as ServiceQueryRequest | undefined;
+  return copied === undefined ? undefined : { ...copied, explain };
+}
+
+/** Runs a fast path; one that throws (a hostile request) leaves the request to zod. */
+function fastPath<Result>(copy: () => Result | undefined): Result | undefined {
+  try {
+    return copy();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Checks a service query request: the fast path, else zod naming the field. */
 export function parseServiceQueryRequest(request: unknown): ServiceQueryRequest {
-  // `explain` is the service's own field, unknown to core's fast path: checked here, then put back.
-  if (typeof request === 'object' && request !== null && !Array.isArray(request) && 'explain' in request) {
-    const { explain, ...rest } = request as Record<string, unknown>;
-    if (typeof explain === 'boolean') {
-      const copied = copyWithEnvelope(rest, copyValidQueryRequest) as ServiceQueryRequest | undefined;
-      if (copied !== undefined) return { ...copied, explain };
-    }
-    return parseInput(serviceQueryRequestSchema, request, 'query request');
-  }
-  return (copyWithEnvelope(request, copyValidQueryRequest) as ServiceQueryRequest | undefined) ?? parseInput(serviceQueryRequestSchema, request, 'query request');
+  return fastPath(() => copyQueryRequest(request)) ?? parseInput(serviceQueryRequestSchema, request, 'query request');
 }
 
 /** Checks a service list request: the fast path, else zod naming the field. */
 export function parseServiceListRequest(request: unknown): ServiceListRequest {
-  return (copyWithEnvelope(request, copyValidListRequest) as ServiceListRequest | undefined) ?? parseInput(serviceListRequestSchema, request, 'list request');
+  return (
+    fastPath(() => copyWithEnvelope(request, copyValidListRequest) as ServiceListRequest | undefined) ??
+    parseInput(serviceListRequestSchema, request, 'list request')
+  );
 }
 export const serviceGetRequestSchema = z.strictObject({ ...envelope, handle: memoryRecordHandleSchema });
 export const serviceForgetRequestSchema = z.strictObject({

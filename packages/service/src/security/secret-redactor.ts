@@ -23,9 +23,13 @@ export interface SecretRedactor {
   /**
    * The error with its message, stack, own properties and `cause` chain redacted, in place
    * (so its class and identity stay). A value that is not an error is redacted like any value.
+   * A part that throws when it is read (a proxy, a getter) becomes `[unreadable]`.
    */
   redactError<Value>(error: Value): Value;
 }
+
+/** What replaces a value the redactor cannot read (one that throws when read): it cannot be checked, so it is not passed on. */
+export const unreadableText = '[unreadable]';
 
 const maximumDepth = 32;
 
@@ -76,6 +80,15 @@ export function createSecretRedactor(): SecretRedactor {
   function redactAt(value: unknown, depth: number, seen: Map<unknown, unknown>): unknown {
     if (typeof value === 'string') return redactText(value);
     if (typeof value !== 'object' || value === null || depth > maximumDepth) return value;
+    try {
+      return redactObjectAt(value, depth, seen);
+    } catch {
+      // A value that throws when it is read (a proxy, a getter) cannot be checked, so it is not passed on.
+      return unreadableText;
+    }
+  }
+
+  function redactObjectAt(value: object, depth: number, seen: Map<unknown, unknown>): unknown {
     if (value instanceof Error) return redactErrorAt(value, depth, seen);
     if (seen.has(value)) return seen.get(value);
     if (Array.isArray(value)) {

@@ -1,5 +1,5 @@
 import { identifierSchema, MemoryError, MemoryValidationError, parseInput, type MemorySnippet } from '@memplane/core';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
 import { memoryCallContextSchema, type MemoryCallContext } from '../runtime/call-context';
 import type { MemoryRuntime } from '../runtime/memory-runtime';
@@ -47,18 +47,27 @@ export type ToolBody<Input> = (input: Input, context: MemoryToolContext) => (run
 // eslint-disable-next-line no-control-regex
 const cleanName = (name: string) => name.replace(/[\u0000-\u001f\u007f-\u009f\ud800-\udfff]/g, '').slice(0, 128) || '(root)';
 
+/**
+ * The names of the fields zod refused, when the validation error's cause is zod's error;
+ * undefined otherwise, and when the cause is a value a hostile input threw that cannot be read.
+ */
+function zodFieldNames(error: MemoryError): string[] | undefined {
+  if (!MemoryValidationError.isInstance(error)) return undefined;
+  try {
+    if (!(error.cause instanceof z.ZodError)) return undefined;
+    // An unknown key is reported on its parent object: name every one of them, not only the first.
+    return error.cause.issues.flatMap((issue) => {
+      const parent = issue.path.map(String);
+      return issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...parent, key].join('.')) : [parent.join('.')];
+    });
+  } catch {
+    return undefined;
+  }
+}
+
 function refusedFields(error: MemoryError): string[] {
   const issues = MemoryValidationError.isInstance(error) ? error.issues : [];
-  const cause = error.cause as { issues?: unknown } | undefined;
-  const zodIssues = MemoryValidationError.isInstance(error) && Array.isArray(cause?.issues) ? (cause as z.ZodError).issues : undefined;
-  const names =
-    zodIssues === undefined
-      ? issues.map((issue) => issue.path)
-      : // An unknown key is reported on its parent object: name every one of them, not only the first.
-        zodIssues.flatMap((issue) => {
-          const parent = issue.path.map(String);
-          return issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...parent, key].join('.')) : [parent.join('.')];
-        });
+  const names = zodFieldNames(error) ?? issues.map((issue) => issue.path);
   if (MemoryAccessDeniedError.isInstance(error)) names.push(...['projectId', 'issueId'].filter((field) => error.reason.startsWith(`${field} `)));
   const fields = [...new Set(names.map(cleanName))].slice(0, 20);
   return fields.length === 0 ? ['(root)'] : fields;
