@@ -49,6 +49,7 @@ export {
   memoryCaptureResultSchema,
   memoryContextBundleSchema,
   memoryExtractionJobSchema,
+  memoryForgetResultSchema,
   memoryListPageSchema,
   memoryRecordWriteResultSchema,
   memorySnippetSchema,

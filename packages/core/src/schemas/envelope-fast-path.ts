@@ -61,7 +61,7 @@ function copyValidWarning(value: unknown): MemoryWarning | undefined {
     const feature = value.feature;
     return typeof feature === 'string' ? { type, feature, ...withDetails } : undefined;
   }
-  if (type === 'scope_violation') {
+  if (type === 'scope_violation' || type === 'not_found') {
     const providerRecordId = value.providerRecordId;
     return typeof providerRecordId === 'string' ? { type, providerRecordId, ...withDetails } : undefined;
   }

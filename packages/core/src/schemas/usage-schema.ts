@@ -24,5 +24,6 @@ export const memoryWarningSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('unsupported'), feature: z.string(), details: z.string().optional() }),
   z.object({ type: z.literal('compatibility'), feature: z.string(), details: z.string().optional() }),
   z.object({ type: z.literal('scope_violation'), providerRecordId: z.string(), details: z.string().optional() }),
+  z.object({ type: z.literal('not_found'), providerRecordId: z.string(), details: z.string().optional() }),
   z.object({ type: z.literal('other'), message: z.string() }),
 ]) satisfies z.ZodType<MemoryWarning>;

@@ -43,7 +43,12 @@ export interface MemoryRecordWriteResult {
 export interface MemoryForgetResult {
   /** Usage of the provider calls made. */
   usage?: MemoryUsage[];
-  /** Handles that were skipped, for example because they belong to another adapter. */
+  /**
+   * Handles that were skipped: `not_found` for one that names no record in the scope (an
+   * adapter that can tell says so; `@memplane/service` then does not count it as forgotten),
+   * `scope_violation` for one the caller may not change, `other` for one issued by another
+   * adapter.
+   */
   warnings?: MemoryWarning[];
 }
 

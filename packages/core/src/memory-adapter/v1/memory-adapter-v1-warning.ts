@@ -28,6 +28,18 @@ export type MemoryWarning =
       details?: string;
     }
   | {
+      /**
+       * A handle the request named resolves to no record the caller may see: it never existed,
+       * it was already forgotten, or it is not visible in the caller's company. The warning
+       * never says which, so a record of another company reads exactly as a missing one.
+       */
+      type: 'not_found';
+      /** The provider record id of the handle. */
+      providerRecordId: string;
+      /** What was done instead, such as "nothing was forgotten". */
+      details?: string;
+    }
+  | {
       /** Anything else worth telling the caller. */
       type: 'other';
       /** The message. */
