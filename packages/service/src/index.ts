@@ -47,6 +47,7 @@ export { secretReferenceSchema } from './providers/secret-reference-schema';
 
 export type { MemoryRuntime } from './runtime/memory-runtime';
 export type { MemoryServiceResult } from './runtime/record-operations';
+export type { MemoryServiceForgetResult } from './runtime/record-handle-operations';
 export type { MemoryExtractionRefresh } from './runtime/job-operations';
 export type { MemoryOperationReceipt } from './runtime/run-operation';
 export type { MemoryRefusableOperation, ServiceRefusedCallRequest } from './runtime/refused-call';

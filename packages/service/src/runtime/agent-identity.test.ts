@@ -44,13 +44,14 @@ describe('agent identity', () => {
     const { planner, builderNote, shared, plannerNote } = await start();
     const forgotten = await planner.forget({ handles: [builderNote, shared] });
     expect(forgotten.warnings?.map((warning) => warning.type)).toEqual(['scope_violation', 'scope_violation']);
+    expect(forgotten.forgotten).toBe(0);
     await expect(planner.correct({ handle: builderNote, patch: { text: 'Builder: nothing changed.' } })).rejects.toMatchObject({ code: 'MEMORY_NOT_FOUND' });
     await expect(planner.correct({ handle: shared, patch: { text: 'Company: open Monday.' } })).rejects.toMatchObject({ code: 'MEMORY_NOT_FOUND' });
     const admin = service.runtime(as(actors.acmeAdmin));
     expect(texts((await admin.list()).items)).toEqual(['Builder: the CI cache key changed.', 'Company: office closed Monday.', 'Planner: sprint ends Friday.']);
     // Its own record it may change.
     await planner.correct({ handle: plannerNote, patch: { text: 'Planner: sprint ends Thursday.' } });
-    await planner.forget({ handles: [plannerNote] });
+    expect((await planner.forget({ handles: [plannerNote] })).forgotten).toBe(1);
     expect(texts((await admin.list()).items)).toEqual(['Builder: the CI cache key changed.', 'Company: office closed Monday.']);
   });
 

@@ -85,6 +85,33 @@ describe.each(leakVariants)('a %s provider shared by two companies', (variant) =
     expect((bundle.warnings ?? []).filter((warning) => warning.type === 'scope_violation')).toHaveLength(expected);
   });
 
+  it('answers for the other company\'s handle exactly as for one that never existed: not_found, nothing forgotten', async () => {
+    const missing = { providerKey: 'leaky', providerRecordId: 'rec-404' };
+    // The record the provider made itself for the other company: the service never registered it.
+    const planted = backend.records.filter((record) => record.text.startsWith('GLOBEX planted')).map((record) => ({ providerKey: 'leaky', providerRecordId: record.id }));
+    const tools = Object.fromEntries(createMemoryTools(service).map((tool) => [tool.name, tool]));
+    for (const actor of [actors.planner, actors.acmeAdmin]) {
+      const runtime = service.runtime(as(actor));
+      // What a caller sees, with the record id and the operation's own id taken out.
+      const seen = async (handle: { providerKey: string; providerRecordId: string }, reading: boolean) => {
+        const { operationId: _forget, ...forgotten } = await runtime.forget({ handles: [handle] });
+        const tool = await tools['memory.forget']!.execute({ recordIds: [`leaky:${handle.providerRecordId}`] }, as(actor));
+        const { operationId: _tool, ...told } = tool as { operationId?: string };
+        // A get of a registered handle is refused unasked; a record a leaky provider returns unregistered is the read guard's (a dropped record).
+        const read = reading ? (({ operationId: _get, ...rest }) => rest)(await runtime.get({ handle })) : undefined;
+        return JSON.stringify({ forgotten, told, read }).replaceAll(handle.providerRecordId, '<id>');
+      };
+      const never = await seen(missing, true);
+      expect(never).toContain('"type":"not_found"');
+      expect(never).toContain('"forgotten":0');
+      expect(never).toContain('Forgot 0 record(s). Skipped 1: 1 not found.');
+      expect(never).not.toContain('scope_violation');
+      expect(await seen(globexHandle, true)).toBe(never);
+      for (const foreign of planted) expect(await seen(foreign, false)).toBe(await seen(missing, false));
+    }
+    expect(backend.records.find((record) => record.id === globexHandle.providerRecordId)?.text).toBe('GLOBEX secret: the launch code is 0000.');
+  });
+
   it('never forwards a foreign handle to forget or correct, and the other company keeps its record', async () => {
     const planner = service.runtime(as(actors.planner));
     const forgotten = await planner.forget({ handles: [globexHandle] });

@@ -6,7 +6,6 @@ import {
   type MemoryExplanation,
   type MemoryCorrectionResult,
   type MemoryExtractionJobPage,
-  type MemoryForgetResult,
   type MemoryListPage,
   type MemoryProfile,
   type MemoryRecordWriteResult,
@@ -22,6 +21,7 @@ import type { MemoryExtractionJobEntry } from '../store/memory-service-records';
 import type { MemoryCallContext } from './call-context';
 import { createJobOperations, type MemoryExtractionRefresh } from './job-operations';
 import { createRecordOperations, type MemoryServiceResult } from './record-operations';
+import type { MemoryServiceForgetResult } from './record-handle-operations';
 import { createRefusedCallOperation, type ServiceRefusedCallRequest } from './refused-call';
 import type { MemoryOperationReceipt } from './run-operation';
 import type {
@@ -95,8 +95,13 @@ export interface MemoryRuntime {
   list(request?: ServiceListRequest): Promise<MemoryServiceResult<MemoryListPage>>;
   /** One record, or null when it is not visible in the scope. */
   get(request: ServiceGetRequest): Promise<MemoryServiceResult<{ snippet: MemorySnippet | null; warnings: MemoryWarning[] }>>;
-  /** Forgets records; missing and foreign handles are harmless. */
-  forget(request: ServiceForgetRequest): Promise<MemoryServiceResult<MemoryForgetResult>>;
+  /**
+   * Forgets records; missing and foreign handles are harmless. `forgotten` is how many records
+   * were actually forgotten; each skipped handle has a warning: `not_found` when no record of the
+   * caller's company has it (another company's reads the same), `scope_violation` when the
+   * record is the company's but not the caller's to change.
+   */
+  forget(request: ServiceForgetRequest): Promise<MemoryServiceResult<MemoryServiceForgetResult>>;
   /** Corrects a record (needs the `correction` capability). */
   correct(request: ServiceCorrectRequest): Promise<MemoryServiceResult<MemoryCorrectionResult>>;
   /** The scope's profile (needs the `profile` capability). */

@@ -4,6 +4,7 @@ import {
   type MemoryCorrectionResult,
   type MemoryForgetResult,
   type MemoryHookContext,
+  type MemoryRecordHandle,
   type MemorySnippet,
   type MemoryWarning,
 } from '@memplane/core';
@@ -11,12 +12,30 @@ import { recordBytes, reserveQuota, underQuota } from '../quota/binding-quota';
 import type { ServiceInternals } from '../service/service-internals';
 import { actingAgentOf } from './agent-identity';
 import type { MemoryCallContext } from './call-context';
-import { ownedHandles, refusedWarnings, registerHandles, unregisterHandles } from './handle-ownership';
+import { notFoundWarnings, ownedHandles, registerHandles, skippedWarnings, unregisterHandles } from './handle-ownership';
 import { checkProviderResult } from './provider-results';
 import { guardSnippet, placeHandles } from './result-scope-guard';
 import { runOperation, type OperationOptions } from './run-operation';
 import { requireCapability, type MemoryServiceResult } from './record-operations';
 import * as requests from './runtime-requests';
+
+/** The service's forget result: the provider's, with the number of records actually forgotten. */
+export type MemoryServiceForgetResult = MemoryForgetResult & {
+  /** How many of the named records were forgotten; skipped handles (see `warnings`) are not counted. */
+  forgotten: number;
+};
+
+/**
+ * How many records a forget removed: the distinct handles the provider was asked about, less the
+ * ones it reported as skipped (a `not_found` or `scope_violation` warning naming the record).
+ */
+function forgottenCount(asked: MemoryRecordHandle[], warnings: MemoryWarning[]): number {
+  const skipped = new Set<string>();
+  for (const warning of warnings) {
+    if (warning.type === 'not_found' || warning.type === 'scope_violation') skipped.add(warning.providerRecordId);
+  }
+  return new Set(asked.map((handle) => handle.providerRecordId).filter((id) => !skipped.has(id))).size;
+}
 
 /**
  * The operations that name records by handle: get, forget and correct. A handle must belong to
@@ -51,13 +70,15 @@ export function createHandleOperations(
         },
         async ({ adapter, scope, call, placement }) => {
           const warnings: MemoryWarning[] = [];
-          // A handle registered for another company, or issued by another adapter, reads as not found unasked.
+          // A handle registered for another company, or issued by another adapter, reads as one the provider does not know, unasked.
           const placed = await placeHandles(placement, adapter.key, [valid.handle]);
           if (placed.foreign.length > 0) {
-            warnings.push(...refusedWarnings(placed.foreign));
+            warnings.push(...notFoundWarnings(placed.foreign));
             return { result: { snippet: null, warnings }, warnings, recordIds: [valid.handle.providerRecordId], resultCount: 0, dropped: 1 };
           }
-          const { snippet, dropped } = await guardSnippet(await call('get', () => adapter.get(valid.handle, scope)), placement, warnings);
+          const answer = await call('get', () => adapter.get(valid.handle, scope));
+          if (answer === null || answer === undefined) warnings.push(...notFoundWarnings([valid.handle]));
+          const { snippet, dropped } = await guardSnippet(answer, placement, warnings);
           return { result: { snippet, warnings }, warnings, recordIds: [valid.handle.providerRecordId], resultCount: snippet === null ? 0 : 1, dropped };
         },
         options,
@@ -65,8 +86,11 @@ export function createHandleOperations(
       return { ...result, ...receipt };
     },
 
-    /** Forgets records; missing and foreign handles are harmless. */
-    async forget(request: requests.ServiceForgetRequest): Promise<MemoryServiceResult<MemoryForgetResult>> {
+    /**
+     * Forgets records; missing and foreign handles are harmless. `forgotten` counts the records
+     * the provider was asked to forget and did not report as skipped.
+     */
+    async forget(request: requests.ServiceForgetRequest): Promise<MemoryServiceResult<MemoryServiceForgetResult>> {
       let valid: requests.ServiceForgetRequest;
       const { result, receipt } = await runOperation(
         internals,
@@ -79,11 +103,12 @@ export function createHandleOperations(
         },
         async (input) => {
           const { adapter, binding, scope, call } = input;
-          // Only the caller's own records reach the provider; any other handle is skipped unasked, as if missing.
-          const { allowed, refused } = await ownedHandles(input, actorAgentId, valid.handles);
-          const skipped = refusedWarnings(refused);
+          // Only the caller's own records reach the provider; any other handle is skipped unasked.
+          const { allowed, missing, refused } = await ownedHandles(input, actorAgentId, valid.handles);
+          const skipped = skippedWarnings({ missing, refused });
+          const dropped = missing.length + refused.length;
           if (allowed.length === 0) {
-            return { result: { warnings: skipped }, warnings: skipped, recordIds: [], dropped: refused.length };
+            return { result: { warnings: skipped, forgotten: 0 }, warnings: skipped, recordIds: [], dropped };
           }
           const forgotten = checkProviderResult('forget', await call('forget', () => adapter.forget(allowed, scope)), binding.providerId);
           const ids = allowed.map((handle) => handle.providerRecordId);
@@ -94,7 +119,8 @@ export function createHandleOperations(
             .catch((error: unknown) => internals.reportBackgroundError(error, 'uncountBindingRecords'));
           await unregisterHandles(internals, binding, ids);
           const warnings = [...forgotten.warnings, ...skipped];
-          return { result: { ...forgotten, warnings }, usage: forgotten.usage, warnings, recordIds: ids, dropped: refused.length };
+          const count = forgottenCount(allowed, forgotten.warnings);
+          return { result: { ...forgotten, warnings, forgotten: count }, usage: forgotten.usage, warnings, recordIds: ids, dropped };
         },
         options,
       );

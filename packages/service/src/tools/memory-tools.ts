@@ -1,4 +1,4 @@
-import { MemoryError, parseInput, type MemoryAdapterCapabilities, type MemoryScope } from '@memplane/core';
+import { MemoryError, parseInput, type MemoryAdapterCapabilities, type MemoryRecordHandle, type MemoryScope, type MemoryWarning } from '@memplane/core';
 import { z } from 'zod';
 import { ownCompanyOf } from '../actor/memory-actor';
 import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
@@ -79,6 +79,29 @@ function readScope(context: MemoryToolContext, operation: string, input: ReadNar
   return scope;
 }
 
+/**
+ * What `memory.forget` tells the model: how many records were really forgotten and, when some
+ * were not, how many and why. A record no one in the company has and another company's record
+ * both read "not found"; "not yours" is a record of the company the agent may not change.
+ */
+function describeForget(handles: MemoryRecordHandle[], forgotten: number, warnings: MemoryWarning[]): string {
+  const named = new Set(handles.map((handle) => handle.providerRecordId));
+  const notFound = new Set<string>();
+  const notYours = new Set<string>();
+  for (const warning of warnings) {
+    if (warning.type === 'not_found' && named.has(warning.providerRecordId)) notFound.add(warning.providerRecordId);
+    else if (warning.type === 'scope_violation' && named.has(warning.providerRecordId)) notYours.add(warning.providerRecordId);
+  }
+  const skipped = Math.max(named.size - forgotten, 0);
+  if (skipped === 0) return `Forgot ${forgotten} record(s).`;
+  const reasons: string[] = [];
+  if (notFound.size > 0) reasons.push(`${notFound.size} not found`);
+  if (notYours.size > 0) reasons.push(`${notYours.size} not yours to forget`);
+  const unexplained = skipped - notFound.size - notYours.size;
+  if (unexplained > 0) reasons.push(`${unexplained} not forgotten by the provider`);
+  return `Forgot ${forgotten} record(s). Skipped ${skipped}: ${reasons.join(', ')}.`;
+}
+
 /** Settings of {@link createMemoryTools}. */
 export interface MemoryToolsOptions {
   /**
@@ -152,8 +175,13 @@ export function createMemoryTools(host: MemoryToolHost, options: MemoryToolsOpti
       (input) => {
         const handles = input.recordIds.map((recordId, index) => schemas.fromToolRecordId(recordId, `recordIds.${index}`));
         return async (runtime) => {
-          const forgotten = await runtime.forget({ handles });
-          return { content: `Forgot ${handles.length} record(s).`, data: { recordIds: input.recordIds, warnings: forgotten.warnings ?? [] }, operationId: forgotten.operationId };
+          const result = await runtime.forget({ handles });
+          const warnings = result.warnings ?? [];
+          return {
+            content: describeForget(handles, result.forgotten, warnings),
+            data: { recordIds: input.recordIds, forgotten: result.forgotten, warnings },
+            operationId: result.operationId,
+          };
         };
       },
     ),
