@@ -24,7 +24,12 @@ const job = z.object({
 export const mcpOutputSchemas = {
   memory_search: z.object({ results: z.array(snippet), operationId }),
   memory_note: z.object({ recordIds: z.array(z.string()), operationId }),
-  memory_forget: z.object({ recordIds: z.array(z.string()), warnings: z.array(z.looseObject({ type: z.string() })), operationId }),
+  memory_forget: z.object({
+    recordIds: z.array(z.string()),
+    forgotten: z.number().int().nonnegative().describe('How many of the records were forgotten; each skipped one has a warning (not_found, or scope_violation: not yours to forget).'),
+    warnings: z.array(z.looseObject({ type: z.string() })),
+    operationId,
+  }),
   memory_correct: z.object({ recordId: z.string(), operationId }),
   memory_list: z.object({ items: z.array(snippet), nextCursor: z.string().optional(), operationId }),
   memory_get: z.object({ record: snippet.nullable(), operationId }),
