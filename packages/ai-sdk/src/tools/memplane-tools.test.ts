@@ -82,6 +82,25 @@ describe('memplaneTools', () => {
     expect(log.items.every((entry) => (entry.details as { client?: { name: string } } | undefined)?.client?.name === '@memplane/ai-sdk')).toBe(true);
   });
 
+  it('forget tells the model how many records it really forgot: none of another agent\'s or another company\'s', async () => {
+    const builders = (await service.runtime({ actor: { kind: 'agent', companyId: 'acme', agentId: 'builder' } }).upsertRecords({ records: [{ text: 'The builder pins the toolchain.' }] })).records![0]!;
+    const globex = (await service.runtime({ actor: { kind: 'company', companyId: 'globex' } }).list()).items[0]!.handle;
+    const tools = memplaneTools(service, { agent: planner });
+    const noted = await modelCalls(tools, [toolCall('memory_note', { text: 'The planner moves standup to ten.' })]);
+    const own = (noted.outputs[0] as { data: { recordIds: string[] } }).data.recordIds[0]!;
+    const ids = [own, `${builders.providerKey}:${builders.providerRecordId}`, `${globex.providerKey}:${globex.providerRecordId}`, 'markdown:never-written'];
+    const forgot = await modelCalls(tools, [toolCall('memory_forget', { recordIds: ids })]);
+    expect(forgot.outputs[0]).toMatchObject({ ok: true, content: 'Forgot 1 record(s). Skipped 3: 2 not found, 1 not yours to forget.', data: { forgotten: 1 } });
+    const warnings = (forgot.outputs[0] as { data: { warnings: Array<{ type: string; providerRecordId: string }> } }).data.warnings;
+    expect(warnings.map((warning) => [warning.type, warning.providerRecordId])).toEqual([
+      ['not_found', globex.providerRecordId],
+      ['not_found', 'never-written'],
+      ['scope_violation', builders.providerRecordId],
+    ]);
+    expect(forgot.modelSaw).toContain('Forgot 1 record(s).');
+    expect((await service.runtime({ actor: { kind: 'company', companyId: 'acme' } }).get({ handle: builders })).snippet?.text).toBe('The builder pins the toolchain.');
+  });
+
   it('refuse a model that passes another company or agent, write nothing, and log each refusal', async () => {
     const tools = memplaneTools(service, { agent: planner });
     const attack = await modelCalls(tools, [
