@@ -37,6 +37,7 @@ export type { CreateMemoryBindingInput, MemoryBindingTargetInput, UpdateMemoryBi
 export type {
   MemoryProviderBuildContext,
   MemoryProviderCheckContext,
+  MemoryProviderConfigDescription,
   MemoryProviderDescription,
   MemoryProviderFactory,
   MemoryProviderOrigin,

@@ -14,13 +14,23 @@ export const setTargetBodySchema = z.strictObject({ target: control.target, bind
 /** `DELETE targets`: the target to remove, as query parameters. */
 export const removeTargetQuerySchema = z.strictObject({ targetType: z.enum(['company', 'agent']), agentId: identifierSchema.optional() });
 
+/** `GET providers/{providerId}`: a provider with its config's JSON Schema, an example and its secret fields. */
+export const providerConfigSchema = z.object({
+  providerId: z.string(),
+  description: z.string(),
+  origin: z.enum(['built-in', 'hosted', 'registered']),
+  configSchema: z.record(z.string(), z.unknown()).describe('The config as a JSON Schema (draft 2020-12); secret fields are `$secret` references.'),
+  configExample: z.record(z.string(), z.unknown()).describe('An example config; every secret is a `$secret` reference.'),
+  secretFields: z.array(z.string()).describe('Dotted config paths that must hold secret references.'),
+});
+
 /** Query keys a route does not know are refused, as the service's strict schemas refuse unknown fields. */
 function refuseUnknown(rest: Record<string, unknown>, target: string): void {
   const keys = Object.keys(rest);
   if (keys.length > 0) throw new MemoryValidationError({ target, issues: keys.map((key) => ({ path: key, message: 'is not a known parameter' })) });
 }
 
-/** The control-plane endpoints: providers, bindings, targets, resolution and the activity log. */
+/** The control-plane endpoints: providers (and each one's config), bindings, targets, resolution and the activity log. */
 export const controlRoutes: ServerRoute[] = [
   {
     method: 'get',
@@ -38,6 +48,18 @@ export const controlRoutes: ServerRoute[] = [
       await plane.listBindings();
       return ok({ items: plane.listProviders() });
     },
+  },
+  {
+    method: 'get',
+    path: `${base}/providers/:providerId`,
+    tag: 'control',
+    operationId: 'control.describeProvider',
+    summary: "One provider and what a binding config of it looks like: its JSON Schema, an example (secrets as `$secret` references, never values) and its secret fields. Operators and company admins; agents are refused.",
+    // Like the provider list: what the first binding of a new company may name.
+    company: 'any',
+    params: z.object({ providerId: z.string().min(1).max(64) }),
+    success: { status: 200, description: 'The provider and its config.', schema: providerConfigSchema },
+    handle: async ({ service, context, params }) => ok(await service.control(context).describeProvider(params.providerId ?? '')),
   },
   {
     method: 'get',

@@ -37,6 +37,7 @@ export function endpointCases(known: { handle: unknown; operationId: string; job
     { route: 'POST /v1/companies/{companyId}/memory/hooks/{hookKind}', path: `${m}/hooks/manual_capture`, token: 'adminAcme', body: { text: 'A note handed in by hand.' }, status: 200 },
     { route: 'POST /v1/companies/{companyId}/memory/forget', path: `${m}/forget`, token: 'agentAcme', body: { handles: [known.handle] }, status: 200 },
     { route: 'GET /v1/companies/{companyId}/control/providers', path: `${c}/providers`, token: 'adminAcme', status: 200 },
+    { route: 'GET /v1/companies/{companyId}/control/providers/{providerId}', path: `${c}/providers/markdown`, token: 'adminAcme', status: 200 },
     { route: 'GET /v1/companies/{companyId}/control/bindings', path: `${c}/bindings`, token: 'adminAcme', status: 200 },
     { route: 'POST /v1/companies/{companyId}/control/bindings', path: `${c}/bindings`, token: 'adminAcme', body: { key: 'scratch', providerId: 'memory' }, status: 201 },
     { route: 'GET /v1/companies/{companyId}/control/bindings/{bindingKey}', path: `${c}/bindings/scratch`, token: 'adminAcme', status: 200 },

@@ -1,11 +1,13 @@
 import {
   identifierSchema,
+  MemoryNotFoundError,
   MemoryValidationError,
   parseInput,
   stableStringify,
   type MemoryAdapter,
   type MemoryAdapterCapabilities,
 } from '@memplane/core';
+import { z } from 'zod';
 import { activityEntry } from '../audit/activity-entry';
 import { noCaptureHooks, type MemoryBinding, type MemoryBindingTarget, type ResolvedMemoryBinding } from '../bindings/memory-binding';
 import { resolveBinding } from '../bindings/resolve-binding';
@@ -14,7 +16,7 @@ import { MemoryBindingNotFoundError } from '../errors/memory-binding-not-found-e
 import { MemoryBindingRefusedError } from '../errors/memory-binding-refused-error';
 import { readPage, type MemoryExplorerPage } from '../explorer/explorer-pages';
 import { authorizeCompany } from '../policy/authorize-company';
-import type { MemoryProviderDescription } from '../providers/memory-provider-factory';
+import type { MemoryProviderConfigDescription, MemoryProviderDescription } from '../providers/memory-provider-factory';
 import type { MemoryCallContext } from '../runtime/call-context';
 import type { ServiceInternals } from '../service/service-internals';
 import { checkBindingConfig } from '../providers/binding-rules';
@@ -31,10 +33,18 @@ import {
   type UpdateMemoryBindingInput,
 } from './binding-input';
 
+const providerIdSchema = z.string().min(1).max(64);
+
 /** The control-plane API of one caller: bindings, targets, resolution and the activity log of the caller's company. */
 export interface MemoryControlPlane {
   /** The providers bindings can name. */
   listProviders(): MemoryProviderDescription[];
+  /**
+   * One provider with what a binding config of it looks like: its JSON Schema, an example
+   * (secrets as references) and its secret fields. Authorised as `bindings.read`, so agents are
+   * refused; `MemoryNotFoundError` for a provider id the service does not know.
+   */
+  describeProvider(providerId: string): Promise<MemoryProviderConfigDescription>;
   /** Creates a binding; its config is validated, secrets must be references, its capabilities are read from its adapter. */
   createBinding(input: CreateMemoryBindingInput): Promise<MemoryBinding>;
   /** Changes a binding by key. */
@@ -120,6 +130,14 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
 
   return {
     listProviders: () => registry.list(),
+
+    async describeProvider(providerId) {
+      const valid = parseInput(providerIdSchema, providerId, 'provider id', 'providerId');
+      await company('bindings.read');
+      const description = registry.describe(valid);
+      if (description === undefined) throw new MemoryNotFoundError({ resourceId: valid, message: `No provider "${valid}"; known: ${registry.list().map((entry) => entry.providerId).join(', ')}.` });
+      return description;
+    },
 
     async createBinding(input) {
       const valid = parseArgument(createBindingInputSchema, input, 'binding', 'input');

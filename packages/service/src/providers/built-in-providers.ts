@@ -18,6 +18,7 @@ export const memoryProviderFactory: MemoryProviderFactory = {
     timeoutMs: z.number().int().positive().max(600_000).optional(),
     extractionPollsToFinish: z.number().int().min(1).max(1000).optional(),
   }),
+  configExample: { timeoutMs: 30_000 },
   // The config was validated against configSchema, so it has the settings' shape.
   create: (config) => createMemoryAdapter(config as MemoryAdapterSettings),
 };
@@ -57,6 +58,8 @@ export const markdownProviderFactory: MemoryProviderFactory = {
       .optional(),
   }),
   secretFields: ['cursorSecret'],
+  // No cursorSecret: a reference works only once the operator lets the company read the variable.
+  configExample: { fusion: 'rrf' },
   checkConfig: (config, context) => {
     markdownRoot(config.root, context);
   },

@@ -33,6 +33,8 @@ export interface HostedProviderPackage {
   passDefaultDestination: boolean;
   /** One line about it. */
   description: string;
+  /** An example config for operators, every secret a reference to an environment variable. */
+  configExample: Record<string, unknown>;
 }
 
 const regionPattern = /^[a-z]{2}(-[a-z]+)+-\d+$/;
@@ -57,6 +59,7 @@ export const hostedProviderPackages: readonly HostedProviderPackage[] = [
     defaultDestination: () => officialProviderEndpoints.mem0![0],
     passDefaultDestination: true,
     description: 'mem0 Platform (@memplane/mem0, installed separately).',
+    configExample: { apiKey: { $secret: { env: 'MEM0_API_KEY' } } },
   },
   {
     providerId: 'supermemory',
@@ -70,6 +73,7 @@ export const hostedProviderPackages: readonly HostedProviderPackage[] = [
     defaultDestination: () => officialProviderEndpoints.supermemory![0],
     passDefaultDestination: true,
     description: 'Supermemory (@memplane/supermemory, installed separately).',
+    configExample: { apiKey: { $secret: { env: 'SUPERMEMORY_API_KEY' } } },
   },
   {
     providerId: 'agentcore',
@@ -83,6 +87,11 @@ export const hostedProviderPackages: readonly HostedProviderPackage[] = [
     defaultDestination: agentCoreEndpointOf,
     passDefaultDestination: false,
     description: 'AWS Bedrock AgentCore Memory (@memplane/agentcore, installed separately).',
+    configExample: {
+      memoryId: 'memplaneMemory-a1b2c3d4e5',
+      region: 'us-east-1',
+      credentials: { accessKeyId: { $secret: { env: 'AWS_ACCESS_KEY_ID' } }, secretAccessKey: { $secret: { env: 'AWS_SECRET_ACCESS_KEY' } } },
+    },
   },
 ];
 
@@ -167,6 +176,7 @@ export function createHostedProviderFactory(
     providerId: hosted.providerId,
     description: hosted.description,
     secretFields: hosted.secretFields,
+    configExample: hosted.configExample,
     async loadCapabilities() {
       return (await load()).capabilities;
     },

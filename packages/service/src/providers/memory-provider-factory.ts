@@ -50,6 +50,13 @@ export interface MemoryProviderFactory {
   /** Dotted config paths that hold secrets; a plain value there is refused. `apiKey`-like keys are refused anyway. */
   secretFields?: readonly string[];
   /**
+   * An example config for operators choosing this provider (the inspector offers it in its
+   * binding form), with every secret as a reference (`{ $secret: { env: 'NAME' } }`). Checked
+   * at registration: it must pass `configSchema` and hold no plain secret. Default: the
+   * `secretFields` as references to environment variables.
+   */
+  configExample?: Record<string, unknown>;
+  /**
    * The capability manifest of every adapter this factory builds, when it is static. Without
    * it, the service builds an adapter when a binding is saved and reads its manifest.
    */
@@ -78,4 +85,22 @@ export interface MemoryProviderDescription {
   description: string;
   /** Built into the service, a hosted adapter package loaded on first use, or registered by the host. */
   origin: MemoryProviderOrigin;
+}
+
+/**
+ * What an operator needs to write a binding config for one provider, as
+ * `service.providers.describe()` and `GET control/providers/{providerId}` give it.
+ */
+export interface MemoryProviderConfigDescription extends MemoryProviderDescription {
+  /**
+   * The config as a JSON Schema (draft 2020-12), converted from the factory's `configSchema`,
+   * with every secret field a `$secret` reference. A provider without a `configSchema` (the
+   * hosted adapters, whose packages check their own settings when a binding is built) gets an
+   * open object schema listing its secret fields.
+   */
+  configSchema: Record<string, unknown>;
+  /** An example config, every secret as a reference, never a value. */
+  configExample: Record<string, unknown>;
+  /** Dotted config paths that must hold secret references. */
+  secretFields: string[];
 }

@@ -1,7 +1,8 @@
 import { MemoryConfigurationError, MemoryValidationError } from '@memplane/core';
 import { builtInProviderFactories } from './built-in-providers';
 import { createHostedProviderFactory, hostedProviderPackages, type ProviderModuleLoader } from './hosted-providers';
-import type { MemoryProviderDescription, MemoryProviderFactory, MemoryProviderOrigin } from './memory-provider-factory';
+import type { MemoryProviderConfigDescription, MemoryProviderDescription, MemoryProviderFactory, MemoryProviderOrigin } from './memory-provider-factory';
+import { configExampleIssues, describeProviderConfig } from './provider-config-description';
 
 const providerIdPattern = /^[a-z][a-z0-9-]{0,63}$/;
 
@@ -21,6 +22,8 @@ export interface MemoryProviderRegistry {
   require(providerId: string): MemoryProviderFactory;
   /** Every provider, sorted by id. */
   list(): MemoryProviderDescription[];
+  /** A provider with its config's JSON Schema, an example and its secret fields, or undefined. */
+  describe(providerId: string): MemoryProviderConfigDescription | undefined;
 }
 
 /** Creates a registry holding the built-ins and the hosted adapters (loaded on first use). */
@@ -47,6 +50,8 @@ export function createProviderRegistry(loadModule?: ProviderModuleLoader): Memor
         issues: [{ path: 'factory.providerId', message: 'must be 1 to 64 of a-z, 0-9 and -, starting with a letter' }],
       });
     }
+    const exampleIssues = configExampleIssues(factory);
+    if (exampleIssues.length > 0) throw new MemoryValidationError({ target: 'provider factory', issues: exampleIssues });
     if (entries.has(factory.providerId) && options.replace !== true) {
       throw new MemoryConfigurationError({
         message: `Provider "${factory.providerId}" is already registered; pass { replace: true } to replace it.`,
@@ -74,5 +79,11 @@ export function createProviderRegistry(loadModule?: ProviderModuleLoader): Memor
       [...entries.values()]
         .map(({ factory, origin }) => ({ providerId: factory.providerId, description: factory.description, origin }))
         .sort((left, right) => left.providerId.localeCompare(right.providerId)),
+    describe(providerId) {
+      const entry = entries.get(providerId);
+      if (entry === undefined) return undefined;
+      const { factory, origin } = entry;
+      return { providerId: factory.providerId, description: factory.description, origin, ...describeProviderConfig(factory) };
+    },
   };
 }

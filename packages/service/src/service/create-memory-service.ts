@@ -11,7 +11,7 @@ import { createMemoryExplorer, type MemoryExplorer } from '../explorer/memory-ex
 import { createMemoryHooks, type MemoryHooks } from '../hooks/memory-hooks';
 import { defaultAuthorize } from '../policy/memory-policy';
 import { createAdapterCache } from '../providers/adapter-cache';
-import type { MemoryProviderDescription, MemoryProviderFactory } from '../providers/memory-provider-factory';
+import type { MemoryProviderConfigDescription, MemoryProviderDescription, MemoryProviderFactory } from '../providers/memory-provider-factory';
 import { createProviderRegistry } from '../providers/provider-registry';
 import { parseCallContext, type MemoryCallContext } from '../runtime/call-context';
 import { createMemoryRuntime, type MemoryRuntime } from '../runtime/memory-runtime';
@@ -30,10 +30,12 @@ import { deadlineOf, defaultProviderDeadlineMs } from '../runtime/provider-deadl
 import { defaultAgentReadReach } from '../runtime/agent-identity';
 import { assertQueueOutlivesDeliveries } from '../queue/queue-expiry-check';
 
-/** The providers of a service: list them, register plugins. */
+/** The providers of a service: list them, describe their configs, register plugins. */
 export interface MemoryServiceProviders {
   /** Every provider bindings can name. */
   list(): MemoryProviderDescription[];
+  /** A provider with its config's JSON Schema, an example (secrets as references) and its secret fields; undefined for an unknown id. */
+  describe(providerId: string): MemoryProviderConfigDescription | undefined;
   /**
    * Registers a provider factory (a plugin). With `replace`, replaces a provider and rebuilds
    * the adapters of its bindings on their next use. An operator action (`providers.write`):
@@ -224,6 +226,7 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     },
     providers: {
       list: () => registry.list(),
+      describe: (providerId) => registry.describe(providerId),
       register: (context, factory, options) => registerProvider(internals, context, factory, options),
     },
     store,
