@@ -1,4 +1,5 @@
-import type { MemoryBindingHookSettings } from '../bindings/memory-binding';
+import { MemoryError } from '@memplane/core';
+import type { MemoryBinding, MemoryBindingHookSettings } from '../bindings/memory-binding';
 import type { MemoryControlPlane } from '../control/memory-control-plane';
 import type { MemoryCallContext } from '../runtime/call-context';
 
@@ -53,13 +54,27 @@ export async function applyDeclaredCompanyBindings(service: BindingControlHost, 
 }
 
 /**
+ * The bindings of a company, none for one the host does not know yet: `memplane serve` answers
+ * a listing of such a company with `MEMORY_NOT_FOUND` (a client of it over HTTP sees that).
+ */
+async function bindingsOf(control: Pick<MemoryControlPlane, 'listBindings'>): Promise<MemoryBinding[]> {
+  try {
+    return await control.listBindings();
+  } catch (error) {
+    if (MemoryError.hasCode(error, 'MEMORY_NOT_FOUND')) return [];
+    throw error;
+  }
+}
+
+/**
  * The zero-config default: a company with no binding at all gets a `default` binding on the
  * built-in markdown provider, as its company default. A company with any binding is left as
- * its operator made it.
+ * its operator made it. Through a client of `memplane serve`, a company the server does not
+ * know yet (its bindings answer `MEMORY_NOT_FOUND`) has none.
  */
 export async function ensureDefaultMarkdownBinding(service: BindingControlHost, component: string, companyId: string): Promise<void> {
   const control = service.control(systemIn(component, companyId));
-  if ((await control.listBindings()).length > 0) return;
+  if ((await bindingsOf(control)).length > 0) return;
   try {
     await control.createBinding({ key: 'default', providerId: 'markdown' });
   } catch (error) {
