@@ -1,4 +1,4 @@
-import type { MemoryRecordHandle } from '@memplane/core';
+import type { MemoryRecordHandle, MemoryWarning } from '@memplane/core';
 import { MemoryAccessDeniedError, type MemoryRuntime, type MemoryServiceScope } from '@memplane/service';
 
 /**
@@ -25,6 +25,16 @@ export function guardAgentRuntime(runtime: MemoryRuntime, agentId: string, compa
     // The server drops a record outside the requested scope (another agent's included); a record that names its agent must name this one.
     return snippet !== null && (snippet.scope?.agentId ?? agentId) === agentId;
   };
+  /**
+   * Whose a record is: the agent's own; another's (another agent's, or the company's shared
+   * one: the read narrowed to the agent does not show it, a company-wide read does); or missing
+   * (the server knows no such record in the company; another company's reads the same).
+   */
+  const ownerOf = async (handle: MemoryRecordHandle): Promise<'mine' | 'not_found' | 'not_yours'> => {
+    if (await owns(handle)) return 'mine';
+    const { snippet } = await runtime.get({ handle });
+    return snippet === null ? 'not_found' : 'not_yours';
+  };
   const notForAgents = (operation: string) => async (): Promise<never> => {
     throw deny(operation, 'the plugin does not send this call for an agent to memplane serve');
   };
@@ -39,12 +49,17 @@ export function guardAgentRuntime(runtime: MemoryRuntime, agentId: string, compa
     async forget(request) {
       const { handles, ...rest } = narrowed('forget', request);
       const mine: MemoryRecordHandle[] = [];
-      for (const handle of handles) if (await owns(handle)) mine.push(handle);
+      const skipped: MemoryWarning[] = [];
+      for (const handle of handles) {
+        const owner = await ownerOf(handle);
+        if (owner === 'mine') mine.push(handle);
+        else if (owner === 'not_found') skipped.push({ type: 'not_found', providerRecordId: handle.providerRecordId, details: 'no such record in the company; not sent to memplane serve' });
+        else skipped.push({ type: 'scope_violation', providerRecordId: handle.providerRecordId, details: 'not the agent\'s own record; not sent to memplane serve' });
+      }
       if (mine.length === 0) throw deny('forget', `none of the records is agent "${agentId}"'s own`);
-      const refused = handles.filter((handle) => !mine.includes(handle));
+      // The server counts only what it forgot of the records sent; the skipped ones were never sent.
       const forgotten = await runtime.forget({ ...rest, handles: mine });
-      const warnings = refused.map((handle) => ({ type: 'scope_violation' as const, providerRecordId: handle.providerRecordId, details: 'not the agent\'s own record; not sent to memplane serve' }));
-      return warnings.length === 0 ? forgotten : { ...forgotten, warnings: [...(forgotten.warnings ?? []), ...warnings] };
+      return skipped.length === 0 ? forgotten : { ...forgotten, warnings: [...(forgotten.warnings ?? []), ...skipped] };
     },
     async correct(request) {
       const valid = narrowed('correct', request);

@@ -53,7 +53,10 @@ export function createHttpMemoryService(transport: HttpTransport, log: HttpServi
       query: (request) => post('query', 'query', request, shapes.querySchema) as never,
       list: (request = {}) => post('list', 'list', request, shapes.listSchema) as never,
       get: (request) => post('get', 'get', request, shapes.getSchema) as never,
-      forget: (request) => post('forget', 'forget', request, shapes.receiptSchema) as never,
+      async forget(request) {
+        const answer = await post('forget', 'forget', request, shapes.forgetSchema);
+        return { ...answer, forgotten: shapes.forgottenOf(answer, request.handles) } as Awaited<ReturnType<MemoryRuntime['forget']>>;
+      },
       correct: (request) => post('correct', 'correct', request, shapes.correctSchema) as never,
       profile: (request = {}) => post('profile', 'profile', request, shapes.receiptSchema) as never,
       listProviderExtractionJobs: (request = {}) => post('provider-jobs', 'listProviderExtractionJobs', request, shapes.receiptSchema) as never,

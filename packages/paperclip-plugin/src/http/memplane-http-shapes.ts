@@ -17,6 +17,29 @@ const snippetSchema = z.looseObject({
 export const querySchema = z.looseObject({ operationId: z.string(), snippets: z.array(snippetSchema) });
 export const listSchema = z.looseObject({ operationId: z.string(), items: z.array(snippetSchema), nextCursor: z.string().optional() });
 export const getSchema = z.looseObject({ snippet: snippetSchema.nullable(), warnings: z.array(objectSchema).default([]) });
+const warningSchema = z.looseObject({ type: z.string(), providerRecordId: z.string().optional() });
+
+/**
+ * A forget: `forgotten` is how many records were forgotten. A memplane serve of an earlier
+ * release leaves it out; it is then counted from the handles sent, less the ones its warnings
+ * name as skipped (see {@link forgottenOf}).
+ */
+export const forgetSchema = z.looseObject({
+  operationId: z.string(),
+  forgotten: z.number().int().nonnegative().optional(),
+  warnings: z.array(warningSchema).default([]),
+});
+
+/** The number a forget answer reports, or, from a server that does not, the distinct handles sent that no skip warning names. */
+export function forgottenOf(answer: z.output<typeof forgetSchema>, handles: ReadonlyArray<{ providerRecordId: string }>): number {
+  if (answer.forgotten !== undefined) return answer.forgotten;
+  const skipped = new Set<string>();
+  for (const warning of answer.warnings) {
+    if ((warning.type === 'not_found' || warning.type === 'scope_violation') && warning.providerRecordId !== undefined) skipped.add(warning.providerRecordId);
+  }
+  return new Set(handles.map((handle) => handle.providerRecordId).filter((id) => !skipped.has(id))).size;
+}
+
 export const correctSchema = z.looseObject({ operationId: z.string(), record: z.looseObject({ providerKey: z.string(), providerRecordId: z.string() }) });
 
 /** A page of the explorer (`{ items, nextCursor }`). */

@@ -42,11 +42,31 @@ describe('over memplane serve with a token that acts as agents (service.actAsAge
     worker = await startWorker({ acme: markdownCompany }, {}, undefined, 'http', { actAsAgents: true });
     const { builderNote } = await seedMemory(worker);
     const forgotten = await worker.harness.executeTool('memory_forget', { recordIds: [builderNote] }, run('planner', 'run-4'));
-    // The server's service refuses the foreign handle before the provider, as in the worker mode.
-    expect((forgotten.data as { result: { warnings: Array<{ type: string }> } }).result.warnings).toEqual([expect.objectContaining({ type: 'scope_violation' })]);
+    // The server's service refuses the foreign handle before the provider, as in the worker mode, and nothing is counted.
+    expect(forgotten.content).toBe('Forgot 0 record(s). Skipped 1: 1 not yours to forget.');
+    expect((forgotten.data as { result: { forgotten: number; warnings: Array<{ type: string }> } }).result).toMatchObject({
+      forgotten: 0,
+      warnings: [expect.objectContaining({ type: 'scope_violation' })],
+    });
     expect(await filesUnder(join(worker.folder, 'markdown', 'acme'))).toContain('The builder keeps the release cache warm.');
     const forgets = (await worker.operations('acme', { runId: 'run-4' })).filter((entry) => entry.operation === 'forget');
     expect(forgets.map((entry) => entry.actor)).toEqual([{ kind: 'agent', id: 'planner' }]);
+  });
+
+  it('without the option the worker forgets only the agent\'s own records and counts only those: another agent\'s is not yours, a missing one not found', async () => {
+    worker = await startWorker({ acme: markdownCompany }, {}, undefined, 'http');
+    const { builderNote } = await seedMemory(worker);
+    const own = recordIdOf(await worker.harness.executeTool('memory_note', { text: 'The planner moves standup to ten.' }, run('planner', 'run-5')));
+    const missing = `${own}-missing`;
+    const forgotten = await worker.harness.executeTool('memory_forget', { recordIds: [own, builderNote, missing] }, run('planner', 'run-5'));
+    expect(forgotten.content).toBe('Forgot 1 record(s). Skipped 2: 1 not found, 1 not yours to forget.');
+    expect((forgotten.data as { result: { forgotten: number; warnings: Array<{ type: string }> } }).result).toMatchObject({
+      forgotten: 1,
+      warnings: [expect.objectContaining({ type: 'scope_violation' }), expect.objectContaining({ type: 'not_found' })],
+    });
+    const files = await filesUnder(join(worker.folder, 'markdown', 'acme'));
+    expect(files).toContain('The builder keeps the release cache warm.');
+    expect(files).not.toContain('The planner moves standup to ten.');
   });
 
   it('without the option the server sees the operator, and the worker narrows the agent to its own records', async () => {

@@ -35,8 +35,12 @@ describe.each(workerModes)('memory_forget and memory_correct through the plugin,
     const foreign = await harness.executeTool('memory_forget', { recordIds: [wrongId] }, run('acme', 'builder', 'run-2'));
     expect(await filesUnder(join(worker.folder, 'markdown', 'acme'))).toContain('Ada Quill');
     if (mode === 'worker') {
-      // The service refuses the handle before the provider (its tool text still says "Forgot 1 record(s).", see the warning).
-      expect((foreign.data as { result: { warnings: Array<{ type: string }> } }).result.warnings).toEqual([expect.objectContaining({ type: 'scope_violation' })]);
+      // The service refuses the handle before the provider, and the tool says nothing was forgotten.
+      expect(foreign.content).toBe('Forgot 0 record(s). Skipped 1: 1 not yours to forget.');
+      expect((foreign.data as { result: { forgotten: number; warnings: Array<{ type: string }> } }).result).toMatchObject({
+        forgotten: 0,
+        warnings: [expect.objectContaining({ type: 'scope_violation' })],
+      });
     } else {
       // The server runs the worker's operator token, so the worker keeps the agent to its own records and sends nothing.
       expect(foreign.error).toMatch(/^MEMORY_SCOPE_VIOLATION: .*none of the records is agent "builder"'s own/);
@@ -48,6 +52,8 @@ describe.each(workerModes)('memory_forget and memory_correct through the plugin,
 
     const forgotten = await harness.executeTool('memory_forget', { recordIds: [wrongId] }, run('acme', 'planner', 'run-3'));
     expect(forgotten.error).toBeUndefined();
+    expect(forgotten.content).toBe('Forgot 1 record(s).');
+    expect((forgotten.data as { result: { forgotten: number } }).result.forgotten).toBe(1);
     const corrected = await harness.executeTool('memory_correct', { recordId: staleId, text: 'Invoices go out on the 1st.', reason: 'policy changed' }, run('acme', 'planner', 'run-3'));
     expect(corrected.error).toBeUndefined();
     await worker.service.flush();
