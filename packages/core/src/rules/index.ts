@@ -17,6 +17,7 @@ export {
   type MemoryKind,
   type PiiRisk,
 } from './memory-taxonomy';
+export { credentialPatterns, findCredential, looksLikeCredential, type CredentialPattern } from './credential-patterns';
 export { detectPii, piiRiskOf, type PiiFinding, type PiiScannedContent } from './pii-detection';
 export { orExpression, queryTerms } from './query-terms';
 export { fuseByReciprocalRank, fuseByWeight, reciprocalRankConstant, type RankedEntry } from './rank-fusion';

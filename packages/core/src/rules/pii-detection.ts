@@ -1,3 +1,4 @@
+import { looksLikeCredential, mayHoldCredential } from './credential-patterns';
 import type { PiiRisk } from './memory-taxonomy';
 
 /** Cheap tests that rule a pattern out before its regular expression runs (most text has no digits and no @). */
@@ -7,15 +8,17 @@ interface TextTraits {
   keyPrefix: boolean;
 }
 
-const rawPatterns: ReadonlyArray<{ name: string; pattern: RegExp; check?: (match: string) => boolean; possible: (traits: TextTraits) => boolean }> = [
+/** A raw PII pattern, or (for API keys) a test of the whole text. */
+type RawPattern = { name: string; possible: (traits: TextTraits) => boolean } & (
+  | { pattern: RegExp; check?: (match: string) => boolean }
+  | { holds: (text: string) => boolean }
+);
+
+const rawPatterns: ReadonlyArray<RawPattern> = [
   { name: 'email', possible: (traits) => traits.at, pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g },
   { name: 'card', possible: (traits) => traits.digits >= 13, pattern: /\b(?:\d[ -]?){12,18}\d\b/g, check: (match) => passesLuhn(match.replace(/\D/g, '')) },
-  {
-    name: 'api-key',
-    possible: (traits) => traits.keyPrefix,
-    pattern:
-      /\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|xox[abpr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,})\b/g,
-  },
+  // API keys and tokens: the one list of credential shapes (`credentialPatterns`).
+  { name: 'api-key', possible: (traits) => traits.keyPrefix, holds: looksLikeCredential },
   { name: 'us-ssn', possible: (traits) => traits.digits >= 9, pattern: /\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b/g },
   { name: 'uk-nino', possible: (traits) => traits.digits >= 6, pattern: /\b[A-CEGHJ-PR-TW-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b/g },
   { name: 'iban', possible: (traits) => traits.digits >= 2, pattern: /\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,3})?\b/g },
@@ -39,15 +42,7 @@ const maskedPatterns: ReadonlyArray<RegExp> = [
  * needs. Plain substring tests ran two to three times faster than one regular expression for all.
  */
 function mayHoldPii(text: string): boolean {
-  return (
-    /[\d@[<]/.test(text) ||
-    text.includes('sk-') ||
-    text.includes('AKIA') ||
-    text.includes('AIza') ||
-    text.includes('glpat-') ||
-    (text.includes('_') && /gh[pousr]_/.test(text)) ||
-    (text.includes('xox') && /xox[abpr]-/.test(text))
-  );
+  return /[\d@[<]/.test(text) || mayHoldCredential(text);
 }
 
 function passesLuhn(digits: string): boolean {
@@ -73,8 +68,10 @@ export interface PiiFinding {
 }
 
 /**
- * Detects PII with patterns: emails, phone numbers, card numbers (Luhn-checked), API keys
- * (OpenAI, AWS, GitHub, Slack, Google, GitLab) and government ids (US SSN, UK NINO, IBAN).
+ * Detects PII with patterns: emails, phone numbers, card numbers (Luhn-checked), API keys and
+ * tokens (every shape of `credentialPatterns`: OpenAI and Anthropic, AWS, GitHub, Slack,
+ * Google, GitLab, Stripe, npm, JSON Web Tokens, private keys) and government ids (US SSN, UK
+ * NINO, IBAN).
  * Raw PII gives risk 2; masked or redacted forms (`[REDACTED]`, `****1234`) give risk 1.
  */
 export function detectPii(text: string): PiiFinding {
@@ -86,12 +83,16 @@ export function detectPii(text: string): PiiFinding {
     const code = text.charCodeAt(index);
     if (code >= 48 && code <= 57) digits += 1;
   }
-  const traits: TextTraits = { at: text.includes('@'), digits, keyPrefix: /sk-|AKIA|gh[pousr]_|xox[abpr]-|AIza|glpat-/.test(text) };
-  for (const { name, pattern, check, possible } of rawPatterns) {
-    if (!possible(traits)) continue;
-    for (const match of text.matchAll(pattern)) {
-      if (check === undefined || check(match[0])) {
-        kinds.push(name);
+  const traits: TextTraits = { at: text.includes('@'), digits, keyPrefix: mayHoldCredential(text) };
+  for (const raw of rawPatterns) {
+    if (!raw.possible(traits)) continue;
+    if ('holds' in raw) {
+      if (raw.holds(text)) kinds.push(raw.name);
+      continue;
+    }
+    for (const match of text.matchAll(raw.pattern)) {
+      if (raw.check === undefined || raw.check(match[0])) {
+        kinds.push(raw.name);
         break;
       }
     }
