@@ -46,41 +46,77 @@ function walk(value: unknown, path: string[], visit: (value: unknown, path: stri
 
 const referenceOnly = 'must be a secret reference ({ $secret: { env: NAME } } or { $secret: { key: KEY } }), never a value';
 
+/** The fields that name a header or parameter in a name/value pair (`{ name: 'Authorization', value: '…' }`). */
+const pairNameFields = ['name', 'key', 'header', 'headerName'] as const;
+
+/** The name of a name/value pair, when the object is one. */
+function pairNameOf(record: Record<string, unknown>): string | undefined {
+  if (!('value' in record)) return undefined;
+  for (const field of pairNameFields) {
+    const name = record[field];
+    if (typeof name === 'string') return name;
+  }
+  return undefined;
+}
+
 /**
  * The plain-text credentials in a config, as validation issues (`config.headers.Authorization`),
  * never with the value:
  * - a value at one of the provider's `secretFields` (dotted paths) that is not a reference;
  * - any string under a credential-like key at any depth, in any case, arrays included
- *   (`apiKey`, `apiKeys`, `secret`, `secretAccessKey`, `access_key`, `token`, `password`,
- *   `auth`, `credential`, `Authorization`, `cookie`, …);
- * - any string carrying a credential whatever its key: a URL or connection string with a user
- *   or password, a credential query parameter (`?api_key=`, `token=`, `key=`), `Password=`, an
- *   authorization header value, a private key;
+ *   (`apiKey`, `apiKeys`, `key`, `secret`, `secretAccessKey`, `access_key`, `token`,
+ *   `password`, `auth`, `credential`, `Authorization`, `cookie`, `accountKey`, …), and the
+ *   `value` of a name/value pair whose name is one (`{ name: 'X-Api-Key', value: '…' }`; the
+ *   name itself, even under `key`, is a name);
+ * - any string carrying a credential whatever its key: a key or token of a known shape
+ *   anywhere in it (`sk-…`, `AKIA…`, `ghp_…`, `xox…`, a JSON Web Token, a private key, …), a
+ *   URL or connection string with a user or password, a credential query parameter
+ *   (`?api_key=`, `token=`, `key=`), `Password=`, an authorization header value;
+ * - an object key carrying a credential (reported on the object, so the key is never repeated);
  * - any malformed `$secret`.
  */
 export function plainSecretIssues(config: unknown, secretFields: readonly string[] = []): MemoryValidationIssue[] {
   const issues: MemoryValidationIssue[] = [];
   const declared = new Set(secretFields);
-  walk(config, [], (value, path) => {
+  const visit = (value: unknown, path: string[], credentialByName: boolean): void => {
     const field = ['config', ...path].join('.');
-    if (isSecretReference(value)) return 'stop';
+    if (isSecretReference(value)) return;
     if (typeof value === 'object' && value !== null && '$secret' in value) {
       issues.push({ path: field, message: 'must be { $secret: { env: NAME } } or { $secret: { key: KEY } }' });
-      return 'stop';
+      return;
     }
     if (declared.has(path.join('.')) && value !== undefined && value !== null) {
       issues.push({ path: field, message: referenceOnly });
-      return 'stop';
+      return;
     }
-    if (typeof value !== 'string') return 'continue';
-    if (path.some(isCredentialKeyName)) {
-      issues.push({ path: field, message: referenceOnly });
-      return 'stop';
+    if (typeof value === 'string') {
+      if (credentialByName) {
+        issues.push({ path: field, message: referenceOnly });
+        return;
+      }
+      const shape = credentialInString(value);
+      if (shape !== undefined) issues.push({ path: field, message: `${shape}; keep the credential in a secret reference` });
+      return;
     }
-    const shape = credentialInString(value);
-    if (shape !== undefined) issues.push({ path: field, message: `${shape}; keep the credential in a secret reference` });
-    return 'continue';
-  });
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => visit(item, [...path, String(index)], credentialByName));
+      return;
+    }
+    if (typeof value !== 'object' || value === null) return;
+    const record = value as Record<string, unknown>;
+    const pairName = pairNameOf(record);
+    for (const [key, item] of Object.entries(record)) {
+      const keyShape = credentialInString(key);
+      if (keyShape !== undefined) {
+        issues.push({ path: field, message: `has a key that ${keyShape}; keep the credential in a secret reference` });
+        continue;
+      }
+      const namesPair = pairName !== undefined && (pairNameFields as readonly string[]).includes(key);
+      const byName = credentialByName || (!namesPair && isCredentialKeyName(key)) || (key === 'value' && pairName !== undefined && isCredentialKeyName(pairName));
+      visit(item, [...path, key], byName);
+    }
+  };
+  visit(config, [], false);
   return issues;
 }
 

@@ -111,4 +111,11 @@ describe('the plain-credential detector', () => {
     // A number under a credential-like key is a limit, not a credential.
     expect(plainSecretIssues({ tokenLimit: 5, maxTokens: 100 })).toEqual([]);
   });
+
+  it('takes `key` and names ending in a secret key for credentials, and other names ending in key for names', () => {
+    for (const key of ['key', 'KEY', 'keys', 'accountKey', 'Ocp-Apim-Subscription-Key', 'master_key', 'encryptionKeys']) expect(isCredentialKeyName(key), key).toBe(true);
+    for (const key of ['bindingKey', 'partitionKey', 'sortKey', 'keyPrefix', 'publicKey', 'monkey', 'keyword']) expect(isCredentialKeyName(key), key).toBe(false);
+    // In a name/value pair, `key` names the header: only the value is a credential, and only when the name says so.
+    expect(plainSecretIssues({ headers: [{ key: 'X-Trace-Id', value: 'trace-1' }, { key: 'X-Api-Key', value: 'abc123' }] }).map((issue) => issue.path)).toEqual(['config.headers.1.value']);
+  });
 });

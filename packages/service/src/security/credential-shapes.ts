@@ -1,3 +1,5 @@
+import { findCredential } from '@memplane/core/rules';
+
 /*
  * What a credential looks like inside a binding config, so one written in plain text is refused.
  * The rules err on the side of refusing: a false positive costs the admin a secret reference,
@@ -26,10 +28,15 @@ const credentialWords = [
 // Query parameter and connection-string keys that carry credentials on top of the words above.
 const credentialParameters = new Set(['key', 'sig', 'pwd', 'pass', 'code', 'xamzcredential', 'xamzsignature', 'xamzsecuritytoken']);
 
-/** Whether a config key names a credential (`apiKey`, `headers.Authorization`, `secret_access_key`, …). */
+// Key names that hold credentials only as a whole or as the end of the name: `key` itself, and
+// `accountKey` (Azure storage), `subscriptionKey`, `masterKey`, `encryptionKey`, … but not
+// `bindingKey` or `partitionKey`.
+const credentialKeyEndings = ['masterkey', 'accountkey', 'subscriptionkey', 'encryptionkey', 'signingkey', 'licensekey', 'sharedkey', 'hmackey', 'webhookkey'];
+
+/** Whether a config key names a credential (`apiKey`, `key`, `headers.Authorization`, `secret_access_key`, …). */
 export function isCredentialKeyName(key: string): boolean {
   const folded = key.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return credentialWords.some((word) => folded.includes(word));
+  return folded === 'key' || folded === 'keys' || credentialWords.some((word) => folded.includes(word)) || credentialKeyEndings.some((ending) => folded.endsWith(ending) || folded.endsWith(`${ending}s`));
 }
 
 function isCredentialParameterName(name: string): boolean {
@@ -41,20 +48,19 @@ function isCredentialParameterName(name: string): boolean {
 const userinfoPattern = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]*@/i;
 // `password=…` in key=value connection strings (`Server=db;Password=…`, `host=db password=…`).
 const connectionStringPattern = /(?:^|[;\s&?,])\s*([a-z0-9_ .-]{1,40}?)\s*=\s*[^;\s&]/gi;
-// Authorization header values, private keys and well-known key formats.
-const credentialValuePatterns = [
-  /^\s*(?:bearer|basic|token|digest)\s+\S{4,}/i,
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/,
-];
+// An Authorization header value.
+const authorizationValuePattern = /^\s*(?:bearer|basic|token|digest)\s+\S{4,}/i;
 
 /**
  * Why a string value carries a credential whatever key it sits under, or undefined when it
- * does not: a URL or connection string with a user or password, a credential query parameter
- * (`?api_key=`, `token=`, `key=`, …), `Password=` in a connection string, an authorization
- * header value, a private key or an AWS access key id. Never repeats the value.
+ * does not: a key or token of a known shape anywhere in it (core's `credentialPatterns`: `sk-…`,
+ * `AKIA…`/`ASIA…`, `ghp_…`, `xox…`, JSON Web Tokens, private keys, …), a URL or connection
+ * string with a user or password, a credential query parameter (`?api_key=`, `token=`, `key=`,
+ * …), `Password=` in a connection string, or an authorization header value. Never repeats the value.
  */
 export function credentialInString(value: string): string | undefined {
+  const known = findCredential(value);
+  if (known !== undefined) return `holds what looks like ${known.description}`;
   if (userinfoPattern.test(value)) return 'is a URL or connection string with a user or password in it';
   const queryStart = value.indexOf('?');
   if (queryStart >= 0) {
@@ -67,7 +73,7 @@ export function credentialInString(value: string): string | undefined {
   for (const match of value.matchAll(connectionStringPattern)) {
     if (isCredentialParameterName(match[1]!)) return 'is a connection string with a credential in it';
   }
-  if (credentialValuePatterns.some((pattern) => pattern.test(value))) return 'looks like a credential';
+  if (authorizationValuePattern.test(value)) return 'looks like an authorization header value';
   return undefined;
 }
 
