@@ -125,7 +125,16 @@ export function createMemplaneServer(settings: MemplaneServerSettings): Memplane
   const app = new OpenAPIHono();
   const maxBodyBytes = settings.maxBodyBytes ?? 1024 * 1024;
   const limiter = settings.rateLimit === false ? undefined : createTokenRateLimiter(settings.rateLimit, settings.now);
-  const knownCompanies = settings.knownCompanies ?? (async () => []);
+  // The companies named by issued tokens come from the token store too: if it fails, the session
+  // lists none and the operator hears why, as a refused token does; the caller never sees a path.
+  const knownCompanies = async (): Promise<string[]> => {
+    try {
+      return (await settings.knownCompanies?.()) ?? [];
+    } catch (error) {
+      settings.log?.(`the companies named by tokens cannot be listed: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    }
+  };
   // A company once known stays known (bindings come and go, their history stays): only that is remembered.
   const known = new Set<string>();
   const isKnown = async (companyId: string): Promise<boolean> => {

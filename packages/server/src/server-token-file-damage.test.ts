@@ -1,7 +1,10 @@
 import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MemoryConfigurationError } from '@memplane/core';
+import { createMemoryService } from '@memplane/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemplaneServer } from './create-memplane-server';
 import { serveMemplane, type ServedMemplane } from './open-memplane-server';
 import { createServeCommand } from './serve-command';
 import { serverTokenFileName } from './server-token-file';
@@ -129,5 +132,32 @@ describe('a damaged server token file', () => {
     const lines = stderr.split('\n').filter((line) => line.includes('tokens are refused'));
     expect(lines).toHaveLength(1);
     expect(lines[0]?.startsWith(`memplane serve: tokens are refused: The token file ${join(served, serverTokenFileName)} is damaged: it is not JSON (`)).toBe(true);
+  });
+});
+
+describe('a token store that fails while a session lists the companies its tokens name', () => {
+  it('answers the session with no company and no path, and tells the operator', async () => {
+    const service = await createMemoryService();
+    const lines: string[] = [];
+    const server = createMemplaneServer({
+      service,
+      inspectorDirectory: false,
+      rateLimit: false,
+      verifyToken: async () => ({ id: 'tok_0000000000000001', role: 'operator', operatorId: 'ops', hash: 'sha256:unused', createdAt: new Date(0).toISOString() }),
+      knownCompanies: async () => {
+        throw new MemoryConfigurationError({ message: 'The token file /srv/secret/server-tokens.json is damaged: it is not JSON.' });
+      },
+      log: (line) => lines.push(line),
+    });
+    try {
+      const response = await server.app.fetch(new Request('http://127.0.0.1/v1/session', { headers: { authorization: 'Bearer mps_any' } }));
+      const text = await response.text();
+      expect(response.status).toBe(200);
+      expect(JSON.parse(text)).toMatchObject({ role: 'operator', companies: [], allCompanies: true });
+      expect(text).not.toContain('/srv/secret');
+      expect(lines).toEqual([expect.stringContaining('server-tokens.json is damaged')]);
+    } finally {
+      await service.close();
+    }
   });
 });
