@@ -98,7 +98,7 @@ describe('documentation code blocks', () => {
 
   it('finds the blocks of the root README, the package READMEs and docs/', () => {
     const documents = new Set(blocks.map((block) => block.document));
-    for (const document of ['README.md', 'packages/core/README.md', 'adapters/memory/README.md', 'docs/conformance-in-ci.md']) {
+    for (const document of ['README.md', 'packages/core/README.md', 'adapters/memory/README.md', 'docs/conformance-in-ci.md', 'docs/service/running-the-service.md']) {
       expect(documents).toContain(document);
     }
     expect(checked.length).toBeGreaterThan(15);
