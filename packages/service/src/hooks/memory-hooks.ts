@@ -59,14 +59,21 @@ export function createMemoryHooks(internals: ServiceInternals): MemoryHooks {
   const subscribers: SubscriberTable = new Map();
   return {
     subscribe(hookKinds, subscriber) {
-      const kinds = Array.isArray(hookKinds) ? hookKinds : [hookKinds];
-      const unknown = kinds.find((kind) => !memoryHookKinds.includes(kind));
-      if (kinds.length === 0 || unknown !== undefined) {
-        throw new MemoryValidationError({
+      const refusal = (cause?: unknown) =>
+        new MemoryValidationError({
           target: 'hook subscription',
           issues: [{ path: 'hookKinds', message: `must name hook kinds among ${memoryHookKinds.join(', ')}` }],
+          cause,
         });
+      let kinds: unknown[];
+      try {
+        // A copy, read once: a list that throws while it is read (a getter, a proxy) is refused.
+        kinds = Array.isArray(hookKinds) ? [...(hookKinds as unknown[])] : [hookKinds];
+      } catch (cause) {
+        throw refusal(cause);
       }
+      const unknown = kinds.find((kind) => !(memoryHookKinds as readonly unknown[]).includes(kind));
+      if (kinds.length === 0 || unknown !== undefined) throw refusal();
       const valid = parseSubscriber(subscriber);
       // A subscriber slower than the queue's expiry would have its queued deliveries run twice.
       assertQueueOutlivesDeliveries(
@@ -74,9 +81,10 @@ export function createMemoryHooks(internals: ServiceInternals): MemoryHooks {
         { hookTimeoutMs: internals.hookTimeoutMs, maxAttempts: internals.hookMaxAttempts, subscriberTimeoutMs: valid.timeoutMs ?? internals.hookTimeoutMs },
         `Give subscriber "${valid.name}" a smaller timeoutMs, or raise the queue's expiry.`,
       );
-      for (const kind of kinds) subscribers.set(kind, [...(subscribers.get(kind) ?? []), valid]);
+      const checkedKinds = kinds as MemoryHookKind[];
+      for (const kind of checkedKinds) subscribers.set(kind, [...(subscribers.get(kind) ?? []), valid]);
       return () => {
-        for (const kind of kinds) subscribers.set(kind, (subscribers.get(kind) ?? []).filter((entry) => entry !== valid));
+        for (const kind of checkedKinds) subscribers.set(kind, (subscribers.get(kind) ?? []).filter((entry) => entry !== valid));
       };
     },
     preRunHydrate: (context, input) => preRunHydrate(internals, subscribers, context, input),

@@ -20,6 +20,7 @@ interface Target {
 
 const agent = as(actors.planner, { heartbeatRunId: 'run-1', client: { name: 'cli', version: '1.0' } });
 const admin = as(actors.acmeAdmin);
+const operator = as(actors.acmeOperator, { companyId: 'acme' });
 const system = as(actors.heartbeat, { companyId: 'acme', heartbeatRunId: 'run-1' });
 const scope = { agentId: 'planner', issueId: 'issue-1', projectId: 'project-1' };
 // The company may be named too; a getter that names another one on a later read must not reach it.
@@ -82,6 +83,8 @@ function targets(serviceOf: () => MemoryService): Record<string, Target> {
   const service = new Proxy({} as MemoryService, { get: (_target, property) => Reflect.get(serviceOf(), property) });
   const runtime = () => service.runtime(agent) as unknown as Record<string, (request: unknown) => Promise<unknown>>;
   const control = () => service.control(admin) as unknown as Record<string, (...values: unknown[]) => Promise<unknown>>;
+  const explorer = () => service.explorer(admin) as unknown as Record<string, (request: unknown) => Promise<unknown>>;
+  const costs = () => service.costs(admin) as unknown as Record<string, (request: unknown) => Promise<unknown>>;
   const hooks = () => service.hooks as unknown as Record<string, (context: unknown, input: unknown) => Promise<unknown>>;
   const found: Record<string, Target> = {
     'runtime(context)': { template: agent, call: (value) => (service.runtime(value as never) as unknown as Record<string, (request: unknown) => Promise<unknown>>).query!({ query: 'deploys' }) },
@@ -96,6 +99,25 @@ function targets(serviceOf: () => MemoryService): Record<string, Target> {
     'control.deleteBinding(key)': { template: 'absent', call: (value) => control().deleteBinding!(value) },
     'control.resolve(agentId)': { template: 'planner', call: (value) => control().resolve!(value) },
     'control.listActivity(request)': { template: { limit: 5 }, call: (value) => control().listActivity!(value) },
+    'explorer(context)': { template: admin, call: (value) => service.explorer(value as never).listOperations({ limit: 5 }) },
+    'explorer.listOperations(request)': { template: { agentId: 'planner', actor: 'planner', actorKind: 'agent', status: 'failed', from: '2020-01-01T00:00:00Z', limit: 5 }, call: (value) => explorer().listOperations!(value) },
+    'explorer.getOperation(id)': { template: 'op_00001', call: (value) => explorer().getOperation!(value) },
+    'explorer.countOperations(range)': { template: { from: '2020-01-01T00:00:00Z', to: '2030-01-01T00:00:00Z' }, call: (value) => explorer().countOperations!(value) },
+    'explorer.listHookDeliveries(request)': { template: { hookKind: 'manual_capture', status: 'failed', limit: 5 }, call: (value) => explorer().listHookDeliveries!(value) },
+    'explorer.metrics(range)': { template: { from: '2020-01-01T00:00:00Z', bindingKey: 'default' }, call: (value) => explorer().metrics!(value) },
+    'costs(context)': { template: admin, call: (value) => service.costs(value as never).summarize({ groupBy: 'agent' }) },
+    'costs.recordFinanceEvent(input)': {
+      template: { kind: 'invoice', biller: 'acme-cloud', amountCents: 1200, bindingKey: 'default', agentId: 'planner', periodStart: '2026-01-01T00:00:00Z', metadata: { invoice: { number: 'INV-1', lines: [1, 2] } } },
+      call: (value) => costs().recordFinanceEvent!(value),
+    },
+    'costs.listCostEvents(query)': { template: { bindingKey: 'default', agentId: 'planner', limit: 5 }, call: (value) => costs().listCostEvents!(value) },
+    'costs.summarize(request)': { template: { groupBy: 'binding', from: '2020-01-01T00:00:00Z' }, call: (value) => costs().summarize!(value) },
+    'pruneOperationLog(context)': { template: admin, call: (value) => service.pruneOperationLog(value as never, { before: '2020-01-01T00:00:00Z' }) },
+    'pruneOperationLog(request)': { template: { before: '2020-01-01T00:00:00Z' }, call: (value) => service.pruneOperationLog(admin, value as never) },
+    'providers.register(context)': { template: operator, call: (value) => service.providers.register(value as never, { providerId: 'memory', description: 'again', create: () => createMemoryAdapter() }) },
+    'hooks.subscribe(kinds)': { template: ['manual_capture', 'post_run_capture'], call: (value) => service.hooks.subscribe(value as never, { name: 'listener', deliver: () => undefined })() },
+    'startWorker(options)': { template: { concurrency: 1 }, call: async (value) => (await service.startWorker(value as never)).stop() },
+    'createMemoryTools(options)': { template: { capabilities: { profile: true } }, call: (value) => createMemoryTools(service, value as never) },
     'hooks.enqueue(context)': { template: system, call: (value) => service.hooks.enqueue('manual_capture', value as never, hookInputs.manualCapture as never) },
     'hooks.enqueue(input)': { template: hookInputs.manualCapture, call: (value) => service.hooks.enqueue('manual_capture', system, value as never) },
   };
