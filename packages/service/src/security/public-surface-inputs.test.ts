@@ -126,5 +126,5 @@ describe('every public method of the service answers malformed input with a memp
       );
     }
     expect(untyped).toEqual([]);
-  });
+  }, 30_000);
 });
