@@ -88,7 +88,11 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await resolution.getByRole('row', { name: /agent builder extract agent override/ }).waitFor();
     // An agent without an override, seen in the latest operations, resolves to the company default.
     await resolution.getByRole('row', { name: /agent planner notes company default/ }).waitFor();
-    await page.getByRole('list', { name: 'Capabilities of notes' }).getByText('correction').waitFor();
+    // Capabilities read as words, each with its flag as the tooltip.
+    const capabilities = page.getByRole('list', { name: 'Capabilities of notes' });
+    await capabilities.getByText('Correction', { exact: true }).waitFor();
+    expect(await capabilities.getByTitle('listExtractionJobs', { exact: true }).textContent()).toBe('List extraction jobs');
+    for (const text of await capabilities.getByRole('listitem').allTextContents()) expect(text).not.toMatch(/[a-z][A-Z]/);
     await screenshot(page, 'bindings');
 
     const notes = async () => (await fixture.served.service.control({ actor: acmeAs }).getBinding('notes'))?.enabled;
@@ -216,6 +220,12 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await column('Actor').first().waitFor();
     expect(await page.getByLabel('Actor', { exact: true }).inputValue()).toBe('planner');
     expect(await column('Scope agent').allTextContents()).toContain('—');
+    // A source names its kind once: `run run-3`, not `run · run run-3`.
+    await page.goto(acme('operations?actor=planner&operation=record_upsert'));
+    await column('Source').first().waitFor();
+    const sources = await column('Source').allTextContents();
+    expect(sources).toEqual(expect.arrayContaining(['run run-3', 'issue ISS-9', 'issue ISS-7 · comment c-42']));
+    for (const source of sources) expect(source).not.toMatch(/^(run|issue|activity|issue_comment|issue_document) · /);
     // The builder's capture shows the builder as the actor.
     await page.goto(acme('operations?actor=builder'));
     await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
@@ -349,6 +359,12 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await page.getByRole('row', { name: /^notes \d+/ }).waitFor();
     const finance = page.getByRole('region', { name: 'Finance events' });
     await finance.getByText('Monthly plan').waitFor();
+    // Calls refused before a binding was chosen are a group of their own, not a binding named (unresolved).
+    const refused = page.getByRole('row', { name: /^Refused before a binding was chosen \d+/ });
+    await refused.waitFor();
+    expect(await refused.getByRole('rowheader').getAttribute('title')).toContain('The API reports them under the binding key (unresolved).');
+    expect(await page.locator('main').textContent()).not.toContain('(unresolved)');
+    await page.getByText('Refused before a binding was chosen (failed)').first().waitFor({ state: 'attached' });
     await screenshot(page, 'usage', { fullPage: true });
 
     // Book a flat cost: refused without a positive amount, booked after the confirmation, and counted.

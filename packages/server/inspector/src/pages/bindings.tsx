@@ -5,19 +5,20 @@ import { useConfirm } from '../components/confirm-dialog';
 import { ErrorBanner } from '../components/error-banner';
 import { SelectField, TextField } from '../components/field';
 import { useInspector } from '../context';
+import { capabilityLabel } from '../labels';
 import { useAsync } from '../use-async';
 import { BindingEditor } from './binding-editor';
 import { BindingHistory } from './binding-history';
 
-/** The capability flags a binding's adapter declared, as short badges. */
+/** The capability flags a binding's adapter declared, as short badges in words; the flag's own name is the tooltip. */
 function CapabilityFlags({ binding }: { binding: MemoryBinding }) {
   const flags = Object.entries(binding.capabilities).filter(([name, value]) => value === true && name !== 'remoteOperations');
   if (flags.length === 0) return <span className="muted">core surface only</span>;
   return (
     <ul className="badges" aria-label={`Capabilities of ${binding.key}`}>
       {flags.map(([name]) => (
-        <li key={name} className="badge">
-          {name}
+        <li key={name} className="badge" title={name}>
+          {capabilityLabel(name)}
         </li>
       ))}
     </ul>

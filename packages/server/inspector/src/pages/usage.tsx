@@ -7,6 +7,7 @@ import { SelectField } from '../components/field';
 import { Pager, useCursorPages } from '../components/pager';
 import { TimeChart, type ChartSeries } from '../components/time-chart';
 import { useInspector } from '../context';
+import { bindingGroupLabel, unresolvedBindingHint, unresolvedBindingKey, unresolvedBindingLabel } from '../labels';
 import { navigate, useRoute } from '../routing';
 import { useAsync } from '../use-async';
 import { FinanceEventForm } from './finance-form';
@@ -44,6 +45,13 @@ interface DayFigures {
   range: MemoryOperationMetrics;
 }
 
+/** Binding keys sorted, the group of calls refused before a binding was chosen last. */
+const byBindingKey = (left: string, right: string) => Number(left === unresolvedBindingKey) - Number(right === unresolvedBindingKey) || left.localeCompare(right);
+
+/** A series label: `notes p50`, and `Refused before a binding was chosen (p50)` for that group. */
+const seriesLabel = (key: string, suffix: string) =>
+  suffix === '' ? bindingGroupLabel(key) : key === unresolvedBindingKey ? `${bindingGroupLabel(key)} (${suffix})` : `${key} ${suffix}`;
+
 /** One series per binding, from the per-day metrics. */
 function perBinding(
   figures: DayFigures,
@@ -51,9 +59,9 @@ function perBinding(
   suffix: string,
   absent: number | null,
 ): ChartSeries[] {
-  const keys = [...new Set(figures.perDay.flatMap((day) => day.bindings.map((row) => row.bindingKey)))].sort();
+  const keys = [...new Set(figures.perDay.flatMap((day) => day.bindings.map((row) => row.bindingKey)))].sort(byBindingKey);
   return keys.map((key) => ({
-    label: `${key}${suffix}`,
+    label: seriesLabel(key, suffix),
     values: figures.perDay.map((day) => {
       const row = day.bindings.find((candidate) => candidate.bindingKey === key);
       return row === undefined ? absent : pick(row);
@@ -147,8 +155,8 @@ export function UsagePage() {
     return {
       // A day without operations counts zero; it has no latency.
       operations: perBinding(data, (row) => row.operations, '', 0),
-      failures: perBinding(data, (row) => row.failed, ' failed', 0),
-      latency: [...perBinding(data, (row) => row.latencyP50Ms, ' p50', null), ...perBinding(data, (row) => row.latencyP95Ms, ' p95', null)],
+      failures: perBinding(data, (row) => row.failed, 'failed', 0),
+      latency: [...perBinding(data, (row) => row.latencyP50Ms, 'p50', null), ...perBinding(data, (row) => row.latencyP95Ms, 'p95', null)],
       recall: [
         { label: 'recall hit rate', values: data.perDay.map((day) => day.totals.recallHitRate) },
         { label: 'empty-query rate', values: data.perDay.map((day) => day.totals.emptyQueryRate) },
@@ -206,9 +214,15 @@ export function UsagePage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {figures.data.range.bindings.map((row) => (
+                  {[...figures.data.range.bindings].sort((left, right) => byBindingKey(left.bindingKey, right.bindingKey)).map((row) => (
                     <tr key={row.bindingKey}>
-                      <th scope="row">{row.bindingKey}</th>
+                      {row.bindingKey === unresolvedBindingKey ? (
+                        <th scope="row" className="group-label" title={unresolvedBindingHint}>
+                          {unresolvedBindingLabel}
+                        </th>
+                      ) : (
+                        <th scope="row">{row.bindingKey}</th>
+                      )}
                       <td className="number">{row.operations}</td>
                       <td className="number">{row.failed}</td>
                       <td className="number">{milliseconds(row.latencyP50Ms)}</td>
