@@ -175,6 +175,23 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await detail.getByText('MEMORY_CONFIGURATION: Company "acme" has no enabled binding with key "missing"', { exact: false }).waitFor();
     await detail.getByText('agentId=planner', { exact: false }).waitFor();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('operation-detail-title');
+    // At 1280×800 the opened operation clips nothing: the list shows every column, Latency
+    // included, and the detail shows all its facts inside the window, with nothing scrolled away.
+    const list = page.getByRole('region', { name: /^Operations/ }).locator('.table-scroll');
+    const latency = await page.getByRole('columnheader', { name: 'Latency' }).boundingBox();
+    const listBox = await list.boundingBox();
+    expect(latency !== null && listBox !== null && latency.x + latency.width <= listBox.x + listBox.width && listBox.x + listBox.width <= 1280).toBe(true);
+    expect(await list.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0);
+    const panel = await detail.boundingBox();
+    expect(panel !== null && panel.x >= 0 && panel.x + panel.width <= 1280).toBe(true);
+    expect(await detail.evaluate((element) => [element.scrollWidth - element.clientWidth, element.scrollHeight - element.clientHeight])).toEqual([0, 0]);
+    const facts = await detail.locator('dl.details').boundingBox();
+    expect(facts !== null && facts.y >= 0 && facts.y + facts.height <= 800, JSON.stringify(facts)).toBe(true);
+    const outside = await detail.evaluate((element) => {
+      const edge = element.getBoundingClientRect().right;
+      return [...element.querySelectorAll('*')].filter((inner) => inner.getBoundingClientRect().right > edge + 0.5).map((inner) => inner.tagName);
+    });
+    expect(outside).toEqual([]);
     await screenshot(page, 'operations');
     await page.keyboard.press('Escape');
     await detail.waitFor({ state: 'detached' });
@@ -183,8 +200,11 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await detail.waitFor();
 
     // The link the Paperclip plugin's issue tab opens: the operations of one issue, the filter filled in.
+    // The rows of the previous filters stay until the new page has answered and is drawn.
+    const issueRows = page.waitForResponse((response) => response.url().includes('/explorer/operations?') && response.url().includes('issueId=ISS-12'));
     await page.goto(acme('operations?issueId=ISS-12'));
-    await page.getByRole('region', { name: /^Operations/ }).locator('tbody tr').first().waitFor();
+    await issueRows;
+    await page.waitForFunction(() => !(document.getElementById('operations-title')?.textContent ?? 'loading').includes('loading'));
     expect(await page.getByLabel('Issue', { exact: true }).inputValue()).toBe('ISS-12');
     expect(new Set(await page.locator('tbody tr td:nth-child(7)').allTextContents())).toEqual(new Set(['ISS-12']));
 

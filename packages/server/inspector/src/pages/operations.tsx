@@ -131,7 +131,9 @@ export function OperationsPage() {
         <FilterForm key={filterKey} current={route.params} onApply={(applied) => navigate(companyId, 'operations', applied)} />
       </FilterBox>
       <ErrorBanner error={page.error} />
-      <div className="split">
+      {/* The opened operation comes first: full width above the list up to a wide window, where it sits beside it (styles.css). */}
+      <div className={selected === undefined ? 'operations-layout' : 'operations-layout with-detail'}>
+        {selected === undefined ? null : <OperationDetail operationId={selected} closeHref={withParams({})} />}
         <section aria-labelledby="operations-title" className="grow">
           <h2 id="operations-title">Operations {page.loading ? <span className="muted">(loading)</span> : null}</h2>
           <div className="table-scroll">
@@ -159,7 +161,6 @@ export function OperationsPage() {
           {page.data !== undefined && page.data.items.length === 0 ? <p>No operation matches these filters.</p> : null}
           <Pager label="Operations" pageNumber={pages.pageNumber} nextCursor={page.data?.nextCursor} onNext={pages.next} onPrevious={pages.previous} />
         </section>
-        {selected === undefined ? null : <OperationDetail operationId={selected} closeHref={withParams({})} />}
       </div>
     </>
   );
