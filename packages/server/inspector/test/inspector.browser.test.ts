@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, chromiumPath, launchChromium, screenshot, signIn } from './inspector-browser';
 import { buildInspector, hostileText, startInspectorFixture, startPaperclipPage, type InspectorFixture } from './inspector-fixture';
@@ -113,12 +113,37 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     // Create a binding through the form, then edit it; a config that is not JSON is refused before anything is sent.
     await page.getByRole('button', { name: 'New binding' }).click();
     const editor = page.getByRole('form', { name: 'New binding' });
+    const configBox = editor.getByLabel('Config (JSON; secrets as references)');
     await editor.getByLabel('Key').fill('scratch');
+    // A hosted provider: its secret setting, and an example holding a reference, never a value.
+    await editor.getByLabel('Provider').selectOption('mem0');
+    const mem0 = editor.getByRole('region', { name: 'Settings of mem0' });
+    expect(await mem0.getByRole('row').filter({ hasText: 'apiKey' }).locator('td').first().textContent()).toBe('secret reference');
+    expect(JSON.parse((await mem0.getByLabel('Example config of mem0').textContent()) ?? '')).toEqual({ apiKey: { $secret: { env: 'MEM0_API_KEY' } } });
+    // The provider created here: its settings from the server's JSON Schema, then its example put in the config box.
     await editor.getByLabel('Provider').selectOption('memory');
-    await editor.getByLabel('Config (JSON; secrets as references)').fill('{ not json');
+    const settings = editor.getByRole('region', { name: 'Settings of memory' });
+    expect(await settings.getByRole('row').filter({ hasText: 'timeoutMs' }).textContent()).toContain('at most 600000');
+    await configBox.fill('{ not json');
     await editor.getByRole('button', { name: 'Create binding' }).click();
     await page.getByRole('alert').filter({ hasText: 'Config:' }).waitFor();
-    await editor.getByLabel('Config (JSON; secrets as references)').fill('{}');
+    // What was typed is replaced only after a confirmation.
+    await settings.getByRole('button', { name: 'Use example' }).click();
+    await page.getByRole('dialog', { name: 'Replace the config with the memory example?' }).getByRole('button', { name: 'Replace' }).click();
+    await page.waitForFunction(() => document.querySelector<HTMLTextAreaElement>('form[aria-label="New binding"] textarea')?.value.includes('timeoutMs'));
+    expect(JSON.parse(await configBox.inputValue())).toEqual({ timeoutMs: 30_000 });
+    // The actions end the form: below the config and every checkbox.
+    const below = async (upper: Locator, lower: Locator) => {
+      const [top, bottom] = [await upper.boundingBox(), await lower.boundingBox()];
+      return top !== null && bottom !== null && bottom.y >= top.y + top.height;
+    };
+    for (const field of ['Enabled', 'Capture finished runs', 'Capture issue comments', 'Capture issue documents']) {
+      expect(await below(editor.getByLabel(field, { exact: true }), editor.getByRole('button', { name: 'Create binding' })), field).toBe(true);
+      expect(await below(editor.getByLabel(field, { exact: true }), editor.getByRole('button', { name: 'Cancel' })), field).toBe(true);
+    }
+    expect(await below(configBox, editor.getByRole('button', { name: 'Create binding' }))).toBe(true);
+    await editor.getByRole('button', { name: 'Cancel' }).evaluate((button) => button.scrollIntoView({ block: 'end' }));
+    await screenshot(page, 'new-binding');
     await editor.getByRole('button', { name: 'Create binding' }).click();
     await page.getByRole('dialog', { name: 'Create binding scratch?' }).getByRole('button', { name: 'Create' }).click();
     await page.getByRole('status').filter({ hasText: 'scratch saved (revision 1).' }).waitFor();
@@ -128,7 +153,9 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await page.getByRole('dialog', { name: 'Save binding scratch?' }).getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'scratch saved (revision 2).' }).waitFor();
     const scratch = await fixture.served.service.control({ actor: acmeAs }).getBinding('scratch');
-    expect(scratch).toMatchObject({ providerId: 'memory', enabled: true, revision: 2, hooks: { issueCommentCapture: true, postRunCapture: false } });
+    expect(scratch).toMatchObject({ providerId: 'memory', config: { timeoutMs: 30_000 }, enabled: true, revision: 2, hooks: { issueCommentCapture: true, postRunCapture: false } });
+    // Capture hooks read as words too.
+    await page.getByRole('row').filter({ hasText: 'scratch' }).filter({ hasText: 'Capture issue comments' }).first().waitFor();
 
     // Point an agent at another binding, then take the override away again.
     await page.getByLabel('Agent to override').fill('planner');
@@ -479,6 +506,18 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
       expect(overflowing, path).toEqual([]);
       expect(await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), path).toBeLessThanOrEqual(0);
     }
+    // The binding form with a provider's settings, example and schema fits too.
+    await narrow.goto(`${fixture.url}/#/acme/bindings`);
+    await narrow.getByRole('button', { name: 'New binding' }).click();
+    await narrow.getByRole('form', { name: 'New binding' }).getByLabel('Provider').selectOption('agentcore');
+    await narrow.getByRole('region', { name: 'Settings of agentcore' }).getByText('credentials.secretAccessKey').waitFor();
+    const overflowing = await narrow.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((element) => element.getBoundingClientRect().right > window.innerWidth && element.closest('.table-scroll') === null)
+        .map((element) => `${element.tagName.toLowerCase()}.${element.className}`),
+    );
+    expect(overflowing).toEqual([]);
+    expect(await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await narrow.goto(`${fixture.url}/#/acme/operations`);
     await narrow.locator('tbody tr').first().waitFor();
     await screenshot(narrow, 'narrow-operations');

@@ -13,6 +13,7 @@ import type {
   MemoryOperationEntry,
   MemoryOperationMetrics,
   MemoryOperationReceipt,
+  MemoryProviderConfigDescription,
   MemoryProviderDescription,
   MemoryRecordHandle,
   MemoryScope,
@@ -61,6 +62,7 @@ export function endpoints(api: InspectorApi, companyId: string) {
   const memory = (...parts: string[]) => companyPath(companyId, 'memory', ...parts);
   return {
     providers: async () => listOf<MemoryProviderDescription>(await api.get(control('providers')), 'providers'),
+    providerConfig: (providerId: string) => api.get<MemoryProviderConfigDescription>(control('providers', providerId)),
     bindings: async () => listOf<MemoryBinding>(await api.get(control('bindings')), 'bindings'),
     targets: async () => listOf<MemoryBindingTarget>(await api.get(control('targets')), 'targets'),
     resolve: (agentId?: string) => api.get<ResolvedMemoryBinding>(control('resolve'), { agentId }),

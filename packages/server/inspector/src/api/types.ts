@@ -12,6 +12,7 @@ export type {
   MemoryOperationEntry,
   MemoryOperationMetrics,
   MemoryOperationReceipt,
+  MemoryProviderConfigDescription,
   MemoryProviderDescription,
   ResolvedMemoryBinding,
 } from '@memplane/service';

@@ -3,10 +3,12 @@ import { endpoints } from '../api/endpoints';
 import type { MemoryBinding } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { CheckField, SelectField, TextArea, TextField } from '../components/field';
+import { ProviderConfigHelp } from '../components/provider-config-help';
 import { useInspector } from '../context';
 import { useAsync } from '../use-async';
 
-const hookNames = [
+/** The capture hooks a binding can turn on, in words. */
+export const hookNames = [
   ['postRunCapture', 'Capture finished runs'],
   ['issueCommentCapture', 'Capture issue comments'],
   ['issueDocumentCapture', 'Capture issue documents'],
@@ -25,10 +27,21 @@ export function BindingEditor(props: {
   const existing = props.binding;
   const [key, setKey] = useState(existing?.key ?? '');
   const [providerId, setProviderId] = useState(existing?.providerId ?? '');
+  // What a config of the chosen provider looks like: its settings, an example, its JSON Schema.
+  const provider = useAsync(async () => (providerId === '' ? undefined : calls.providerConfig(providerId)), [api, companyId, providerId]);
   const [config, setConfig] = useState(JSON.stringify(existing?.config ?? {}, null, 2));
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
   const [hooks, setHooks] = useState({ postRunCapture: false, issueCommentCapture: false, issueDocumentCapture: false, ...existing?.hooks });
   const [error, setError] = useState<unknown>(undefined);
+
+  const applyExample = async () => {
+    const example = provider.data;
+    if (example === undefined) return;
+    const text = JSON.stringify(example.configExample, null, 2);
+    const untouched = config.trim() === '' || config.trim() === '{}' || config === text || config === JSON.stringify(existing?.config ?? {}, null, 2);
+    if (!untouched && !(await props.confirm(`Replace the config with the ${example.providerId} example?`, 'What is in the config box now is replaced. Nothing is saved until you create or save the binding.', 'Replace'))) return;
+    setConfig(text);
+  };
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -72,12 +85,16 @@ export function BindingEditor(props: {
           empty="choose a provider"
           options={(providers.data ?? []).map((provider) => ({ value: provider.providerId, label: `${provider.providerId} (${provider.origin})` }))}
         />
+        {provider.data === undefined ? null : <ProviderConfigHelp provider={provider.data} onUseExample={() => void applyExample()} />}
         <TextArea label="Config (JSON; secrets as references)" name="config" value={config} onChange={setConfig} rows={6} />
-        <CheckField label="Enabled" name="enabled" checked={enabled} onChange={setEnabled} />
-        {hookNames.map(([name, label]) => (
-          <CheckField key={name} label={label} name={name} checked={hooks[name]} onChange={(checked) => setHooks({ ...hooks, [name]: checked })} />
-        ))}
-        <div className="actions">
+        <fieldset className="checks field-wide">
+          <legend>State and capture hooks</legend>
+          <CheckField label="Enabled" name="enabled" checked={enabled} onChange={setEnabled} />
+          {hookNames.map(([name, label]) => (
+            <CheckField key={name} label={label} name={name} checked={hooks[name]} onChange={(checked) => setHooks({ ...hooks, [name]: checked })} />
+          ))}
+        </fieldset>
+        <div className="actions form-end field-wide">
           <button type="submit" disabled={providerId === '' || (existing === undefined && key.trim() === '')}>
             {existing === undefined ? 'Create binding' : 'Save binding'}
           </button>
@@ -86,7 +103,7 @@ export function BindingEditor(props: {
           </button>
         </div>
       </form>
-      <ErrorBanner error={error ?? providers.error} />
+      <ErrorBanner error={error ?? providers.error ?? provider.error} />
     </section>
   );
 }

@@ -7,7 +7,7 @@ import { SelectField, TextField } from '../components/field';
 import { useInspector } from '../context';
 import { capabilityLabel } from '../labels';
 import { useAsync } from '../use-async';
-import { BindingEditor } from './binding-editor';
+import { BindingEditor, hookNames } from './binding-editor';
 import { BindingHistory } from './binding-history';
 
 /** The capability flags a binding's adapter declared, as short badges in words; the flag's own name is the tooltip. */
@@ -232,9 +232,9 @@ export function BindingsPage() {
                     <CapabilityFlags binding={binding} />
                   </td>
                   <td>
-                    {Object.entries(binding.hooks)
-                      .filter(([, on]) => on)
-                      .map(([name]) => name)
+                    {hookNames
+                      .filter(([name]) => binding.hooks[name])
+                      .map(([, label]) => label)
                       .join(', ') || 'none'}
                   </td>
                   <td className="actions">
