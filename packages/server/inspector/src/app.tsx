@@ -1,6 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { createInspectorApi, tokenStore } from './api/client';
-import type { InspectorSession } from './api/types';
+import { agentTokenRefusal, isAgentSession, type InspectorSession } from './api/types';
 import { readBacklinkTemplates, writeBacklinkTemplates, type BacklinkTemplates } from './backlinks';
 import { ErrorBanner } from './components/error-banner';
 import { inspectorContext, type InspectorContext } from './context';
@@ -59,8 +59,13 @@ function Shell({ token, onSignOut }: { token: string; onSignOut: (notice?: strin
   const session = useAsync(() => api.session(), [api]);
   const route = useRoute();
   const [templates, setTemplatesState] = useState(readBacklinkTemplates);
+  // A token kept in this tab before agents were refused at sign-in: drop it, saying why.
+  const agent = session.data !== undefined && isAgentSession(session.data);
+  useEffect(() => {
+    if (agent) onSignOut(agentTokenRefusal);
+  }, [agent, onSignOut]);
 
-  if (session.data === undefined) {
+  if (session.data === undefined || agent) {
     return (
       <main id="main" className="sign-in">
         {session.loading ? <p role="status">Checking the token…</p> : <ErrorBanner error={session.error} />}

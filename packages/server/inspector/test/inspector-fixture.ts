@@ -49,7 +49,7 @@ export const hostileText = '<img src=x onerror="window.__pwned=1"><script>window
 export interface InspectorFixture {
   served: ServedMemplane;
   url: string;
-  tokens: { operator: string; acmeAdmin: string; globexAdmin: string };
+  tokens: { operator: string; acmeAdmin: string; globexAdmin: string; planner: string };
   failedJobId: string;
   close(): Promise<void>;
 }
@@ -114,6 +114,7 @@ export async function startInspectorFixture(inspectorDirectory: string): Promise
     operator: await issue({ role: 'operator', operatorId: 'ops' }),
     acmeAdmin: await issue({ role: 'admin', companyId: 'acme', userId: 'ada' }),
     globexAdmin: await issue({ role: 'admin', companyId: 'globex', userId: 'gus' }),
+    planner: await issue({ role: 'agent', companyId: 'acme', agentId: 'planner' }),
   };
   return {
     served,

@@ -81,6 +81,33 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await context.close();
   });
 
+  it('refuses an agent’s token at sign-in with the reason, and drops one kept in the tab', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const fresh = await context.newPage();
+    fresh.on('pageerror', (error) => pageErrors.push(error.message));
+    await fresh.goto(fixture.url);
+    await fresh.getByLabel('Token').fill(fixture.tokens.planner);
+    await fresh.getByRole('button', { name: 'Sign in' }).click();
+    const refusal = fresh.getByRole('alert').filter({ hasText: 'Agent tokens cannot sign in' });
+    await refusal.getByText('an agent token cannot use the inspector: it is for operators and company admins', { exact: false }).waitFor();
+    // No page, no company picker, no button that would only answer "Not allowed"; nothing kept.
+    expect(await fresh.getByRole('navigation', { name: 'Pages' }).count()).toBe(0);
+    expect(await fresh.getByLabel('Company', { exact: true }).count()).toBe(0);
+    expect(await fresh.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await fresh.getByLabel('Token').inputValue()).toBe('');
+    await screenshot(fresh, 'agent-refused');
+
+    // An agent's token an earlier page kept in this tab is dropped as the page loads, saying why.
+    await fresh.evaluate((token) => sessionStorage.setItem('memplane.inspector.token', token), fixture.tokens.planner);
+    await fresh.goto(`${fixture.url}/#/acme/operations`);
+    await fresh.reload();
+    await fresh.getByRole('status').filter({ hasText: 'an agent token cannot use the inspector' }).waitFor();
+    await fresh.getByLabel('Token').waitFor();
+    expect(await fresh.evaluate(() => sessionStorage.getItem('memplane.inspector.token'))).toBeNull();
+    expect(await fresh.getByRole('navigation', { name: 'Pages' }).count()).toBe(0);
+    await context.close();
+  });
+
   it('shows each agent’s binding and how it resolved, and disables a binding only after confirmation', async () => {
     await page.goto(acme('bindings'));
     const resolution = page.getByRole('region', { name: 'Active binding per agent' });

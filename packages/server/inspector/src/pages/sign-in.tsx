@@ -1,22 +1,31 @@
 import { useState, type FormEvent } from 'react';
 import { readSession } from '../api/client';
-import type { InspectorSession } from '../api/types';
+import { agentTokenRefusal, isAgentSession, type InspectorSession } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { TextField } from '../components/field';
 
-/** Asks for a bearer token and checks it with `GET /v1/session` before keeping it. */
+/** Asks for a bearer token and checks it with `GET /v1/session` before keeping it; an agent's token is refused with the reason. */
 export function SignIn({ onSignedIn, notice }: { onSignedIn: (token: string, session: InspectorSession) => void; notice?: string | undefined }) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
+  const [refused, setRefused] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
+    setRefused(false);
     try {
       const trimmed = token.trim();
-      onSignedIn(trimmed, await readSession(trimmed));
+      const session = await readSession(trimmed);
+      // Every page would answer "Not allowed": say why now, and keep nothing.
+      if (isAgentSession(session)) {
+        setRefused(true);
+        setToken('');
+        return;
+      }
+      onSignedIn(trimmed, session);
     } catch (failure) {
       setError(failure);
     } finally {
@@ -40,6 +49,15 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (token: string, ses
         </button>
       </form>
       <ErrorBanner error={error} />
+      {refused ? (
+        <div role="alert" className="error">
+          <strong>Agent tokens cannot sign in</strong>
+          <p>{agentTokenRefusal}</p>
+          <p>
+            The operator issues them with <code>memplane serve token issue --operator &lt;id&gt;</code> or <code>--admin --company &lt;id&gt;</code>.
+          </p>
+        </div>
+      ) : null}
     </main>
   );
 }
