@@ -340,6 +340,16 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await detail.getByRole('button', { name: 'Save correction' }).click();
     await page.getByRole('dialog', { name: 'Correct this record?' }).getByRole('button', { name: 'Correct' }).click();
     await detail.locator('.record-text').filter({ hasText: 'The staging database is rebuilt nightly at 03:00 UTC.' }).waitFor();
+
+    // Forgotten elsewhere while the page shows it: the page says nothing was forgotten, never "Forgotten.".
+    const shown = await fixture.served.service.runtime({ actor: acmeAs }).list({ bindingKey: 'notes', scope: { agentId: 'planner' } });
+    const corrected = shown.items.find((item) => item.text.includes('at 03:00 UTC'));
+    expect(corrected).toBeDefined();
+    await fixture.served.service.runtime({ actor: acmeAs }).forget({ bindingKey: 'notes', handles: [corrected!.handle] });
+    await detail.getByRole('button', { name: 'Forget' }).click();
+    await page.getByRole('dialog', { name: 'Forget this record?' }).getByRole('button', { name: 'Forget' }).click();
+    await detail.getByText('Not forgotten: the provider no longer has this record.').waitFor();
+    expect(await detail.getByText('Forgotten.', { exact: true }).count()).toBe(0);
   });
 
   it('refuses a backlink template that leaves the server, and links nothing from one an earlier page kept', async () => {

@@ -17,6 +17,7 @@ import type {
   MemoryProviderDescription,
   MemoryRecordHandle,
   MemoryScope,
+  MemoryServiceForgetResult,
   MemorySnippet,
   ResolvedMemoryBinding,
 } from './types';
@@ -101,7 +102,7 @@ export function endpoints(api: InspectorApi, companyId: string) {
       api.send<MemoryContextBundle & MemoryOperationReceipt & { explanation?: MemoryExplanation }>('POST', memory('query'), request),
     correct: (request: { bindingKey?: string; handle: MemoryRecordHandle; patch: { text?: string; reason?: string } }) =>
       api.send<MemoryOperationReceipt>('POST', memory('correct'), request),
-    forget: (request: { bindingKey?: string; handles: MemoryRecordHandle[] }) => api.send<MemoryOperationReceipt>('POST', memory('forget'), request),
+    forget: (request: { bindingKey?: string; handles: MemoryRecordHandle[] }) => api.send<MemoryServiceForgetResult & MemoryOperationReceipt>('POST', memory('forget'), request),
   };
 }
 

@@ -14,6 +14,7 @@ export type {
   MemoryOperationReceipt,
   MemoryProviderConfigDescription,
   MemoryProviderDescription,
+  MemoryServiceForgetResult,
   ResolvedMemoryBinding,
 } from '@memplane/service';
 export type {

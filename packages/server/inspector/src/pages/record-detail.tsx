@@ -43,9 +43,15 @@ export function RecordDetail(props: { bindingKey: string | undefined; handle: Me
     if (!(await confirm('Forget this record?', 'Its bytes are removed from the provider. This cannot be undone.', 'Forget'))) return;
     setFailure(undefined);
     try {
-      await calls.forget({ ...envelope, handles: [props.handle] });
-      setStatus('Forgotten.');
+      const result = await calls.forget({ ...envelope, handles: [props.handle] });
       props.onChanged();
+      // Say what really happened: a record the provider no longer has was not forgotten now.
+      if (result.forgotten === 0) {
+        const skipped = result.warnings?.find((warning) => warning.type === 'not_found' || warning.type === 'scope_violation');
+        setStatus(skipped?.type === 'not_found' ? 'Not forgotten: the provider no longer has this record.' : 'Not forgotten: the provider skipped it.');
+        return;
+      }
+      setStatus('Forgotten.');
       window.location.hash = props.closeHref;
     } catch (error) {
       setFailure(error);
