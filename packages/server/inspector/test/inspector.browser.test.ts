@@ -342,10 +342,14 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     await detail.locator('.record-text').filter({ hasText: 'The staging database is rebuilt nightly at 03:00 UTC.' }).waitFor();
 
     // Forgotten elsewhere while the page shows it: the page says nothing was forgotten, never "Forgotten.".
-    const shown = await fixture.served.service.runtime({ actor: acmeAs }).list({ bindingKey: 'notes', scope: { agentId: 'planner' } });
-    const corrected = shown.items.find((item) => item.text.includes('at 03:00 UTC'));
-    expect(corrected).toBeDefined();
-    await fixture.served.service.runtime({ actor: acmeAs }).forget({ bindingKey: 'notes', handles: [corrected!.handle] });
+    // A record of its own, so the records the later tests read stay as the fixture wrote them.
+    const runtime = fixture.served.service.runtime({ actor: acmeAs });
+    const written = await runtime.upsertRecords({ bindingKey: 'notes', scope: { agentId: 'planner' }, records: [{ text: 'A note forgotten elsewhere.' }] });
+    await page.goto(acme('records?binding=notes&agentId=planner'));
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: 'A note forgotten elsewhere.' }).getByRole('link').first().click();
+    await detail.locator('.record-text').filter({ hasText: 'A note forgotten elsewhere.' }).waitFor();
+    await runtime.forget({ bindingKey: 'notes', handles: written.records ?? [] });
     await detail.getByRole('button', { name: 'Forget' }).click();
     await page.getByRole('dialog', { name: 'Forget this record?' }).getByRole('button', { name: 'Forget' }).click();
     await detail.getByText('Not forgotten: the provider no longer has this record.').waitFor();
