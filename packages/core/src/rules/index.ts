@@ -1,6 +1,7 @@
 /**
  * The memory rules every memplane engine shares: the taxonomy (11 kinds, thresholds, status
- * workflow), PII detection, the deterministic sentence classifier, query analysis and rank fusion.
+ * workflow), PII detection, the deterministic sentence classifier and its small-talk detector,
+ * the roles of conversation turns, query analysis and rank fusion.
  * Published as `@memplane/core/rules` so `@memplane/markdown` and `@memplane/engine` apply the
  * same rules from one place.
  */
@@ -21,5 +22,16 @@ export { credentialPatterns, findCredential, looksLikeCredential, type Credentia
 export { detectPii, piiRiskOf, type PiiFinding, type PiiScannedContent } from './pii-detection';
 export { orExpression, queryTerms } from './query-terms';
 export { fuseByReciprocalRank, fuseByWeight, reciprocalRankConstant, type RankedEntry } from './rank-fusion';
-export { classifySentence, extractionRules, noteFallback, splitSentences, type KindRule } from './sentence-classifier';
+export { classifySentence, extractionRules, noteFallback, smallTalkClassification, splitSentences, type KindRule } from './sentence-classifier';
+export { isSmallTalk } from './small-talk';
+export {
+  assistantRoles,
+  assistantTurnsSchema,
+  conversationTurnsOf,
+  genericRoles,
+  isAssistantRole,
+  speakerPrefix,
+  type AssistantTurns,
+  type ConversationTurn,
+} from './conversation-turns';
 export { distinctTerms, rankByBm25, tokenize, type LexicalDocument, type LexicalMatch } from './lexical-scoring';
