@@ -30,7 +30,7 @@ export type {
 } from './store/engine-store-rows';
 export type { VectorEntry, VectorHit, VectorIndex, VectorSearchRequest } from './store/vector-index';
 export { createMemoryEngine, engineDdlVersion } from './engine/create-memory-engine';
-export type { MemoryEngineSettings } from './engine/engine-settings';
+export type { EngineExtractionSettings, MemoryEngineSettings } from './engine/engine-settings';
 export type { CategoryReadOptions, CategoryView, ItemCorrection, ItemInput, MemoryEngine, RunReference } from './engine/memory-engine';
 export type { EngineServices } from './engine/engine-services';
 export { defaultCategories, type CategoryDefinition } from './engine/category-definitions';

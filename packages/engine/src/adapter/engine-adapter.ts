@@ -8,7 +8,7 @@ import {
   type MemoryScope,
   type MemorySnippet,
 } from '@memplane/core';
-import { isMemoryKind } from '@memplane/core/rules';
+import { conversationTurnsOf, isMemoryKind } from '@memplane/core/rules';
 import type { JsonValue } from '@memplane/core';
 import { createMemoryEngine } from '../engine/create-memory-engine';
 import type { MemoryEngineSettings } from '../engine/engine-settings';
@@ -73,7 +73,9 @@ export function engineAdapterOver(engine: MemoryEngine, settings: { cursorSecret
         const [item] = await engine.writeItems(scope, [{ text, metadata, origin, kind: kindOf(request.metadata) }]);
         return { records: item === undefined ? [] : [handleOf(key, item)] };
       }
-      const result = await engine.memorize(scope, { type: 'resource', content: text, metadata, origin });
+      // An object of exactly `{ messages: [{ role, content }] }` (and no text) is a conversation: its turns keep their roles.
+      const turns = request.payload.text === undefined || request.payload.text.trim() === '' ? conversationTurnsOf(request.payload.object) : undefined;
+      const result = await engine.memorize(scope, turns === undefined ? { type: 'resource', content: text, metadata, origin } : { type: 'conversation', messages: turns, metadata, origin });
       return { records: [...result.itemIds, ...result.reinforcedItemIds].map((id) => ({ providerKey: key, providerRecordId: id })) };
     },
     async upsertRecords(request) {
@@ -141,7 +143,8 @@ export function engineAdapterOver(engine: MemoryEngine, settings: { cursorSecret
 /**
  * Creates the engine as a `MemoryAdapter` (key `engine`): `MemoryScope` maps onto the default
  * scope model with `companyId` as the boundary field; `capture` memorizes (extraction runs inside
- * the call), `upsertRecords` writes curated items, `query` retrieves, `profile` summarises the
+ * the call; a payload object `{ messages: [{ role, content }] }` is memorized as a conversation),
+ * `upsertRecords` writes curated items, `query` retrieves, `profile` summarises the
  * scope's profile, preference, goal and constraint items.
  */
 export async function createEngineAdapter(settings: EngineAdapterSettings = {}): Promise<MemoryAdapter> {

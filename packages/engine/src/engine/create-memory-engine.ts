@@ -1,4 +1,6 @@
 import { isWellFormedText, MemoryConfigurationError, MemoryValidationError } from '@memplane/core';
+import { assistantTurnsSchema } from '@memplane/core/rules';
+import { z } from 'zod';
 import { parseMemorizeInput, type MemorizeInput } from '../flows/memorize-input';
 import type { MemorizeResult } from '../flows/memorize-persist';
 import { resolveRetrieveOptions } from '../flows/retrieve-options';
@@ -32,6 +34,19 @@ function inputSummary(input: MemorizeInput): string {
   return input.content === undefined ? 'resource: uri only' : `resource: ${input.content.length} characters`;
 }
 
+const extractionSettingsSchema = z.strictObject({ assistantTurns: assistantTurnsSchema.optional() }).optional();
+
+/** The extraction settings with their defaults; a bad one is a `MemoryConfigurationError` naming it. */
+function resolveExtraction(extraction: unknown): EngineServices['extraction'] {
+  const parsed = extractionSettingsSchema.safeParse(extraction);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = ['extraction', ...(issue?.path ?? []).map(String)].join('.');
+    throw new MemoryConfigurationError({ message: `${path}: ${issue?.message ?? 'invalid'} (assistantTurns is 'skip' or 'keep').` });
+  }
+  return { assistantTurns: parsed.data?.assistantTurns ?? 'skip' };
+}
+
 /**
  * Creates a memory engine (§4.1): checks the scope schema, profiles, categories and policy,
  * opens the store (provisioning or validating its schema, refusing a scope schema mismatch), and
@@ -53,6 +68,7 @@ export async function createMemoryEngine(settings: MemoryEngineSettings): Promis
   const embeddingProfile = embeddingCandidate?.embeddingModel === undefined ? undefined : embeddingCandidate;
   const { categories, taxonomyVersion } = resolveCategories(settings.categories);
   const policy = resolveScopePolicy(settings.policy);
+  const extraction = resolveExtraction(settings.extraction);
   const store = settings.store ?? createInMemoryStore();
   const vectorIndex = settings.vectorIndex === null ? undefined : (settings.vectorIndex ?? store.vectorIndex);
   const clock = settings.now ?? (() => new Date());
@@ -77,7 +93,7 @@ export async function createMemoryEngine(settings: MemoryEngineSettings): Promis
   const environment = { profiles, roleProfiles, hasVectorIndex: vectorIndex !== undefined };
   const controller = await createPipelineController(store, environment, settings.steps ?? [], now);
   const servicesFor = (pipelineRevision: number): EngineServices => ({
-    store, vectorIndex, scopeModel, policy, categories, taxonomyVersion, profiles, embeddingProfile, pipelineRevision, now,
+    store, vectorIndex, scopeModel, policy, categories, taxonomyVersion, profiles, embeddingProfile, pipelineRevision, extraction, now,
     newId: sortableId,
   });
   const services = () => servicesFor(controller.current().revision);

@@ -1,3 +1,4 @@
+import type { AssistantTurns } from '@memplane/core/rules';
 import type { ResolvedLlmProfile } from '../profiles/llm-profiles';
 import type { ScopeModel } from '../scope/scope-model';
 import type { ScopePolicy } from '../scope/scope-policy';
@@ -17,6 +18,8 @@ export interface EngineServices {
   /** The profile that embeds items and queries, when one has an embedding model. */
   readonly embeddingProfile: ResolvedLlmProfile | undefined;
   readonly pipelineRevision: number;
+  /** How rule-based extraction treats assistant turns (`extraction.assistantTurns`, default `skip`). */
+  readonly extraction: { readonly assistantTurns: AssistantTurns };
   /** The current time, ISO 8601. */
   now(): string;
   /** A new unique id with a prefix, such as `item_…`. */

@@ -1,3 +1,4 @@
+import type { AssistantTurns } from '@memplane/core/rules';
 import type { z } from 'zod';
 import type { PipelineStep, StepRole } from '../pipeline/pipeline-step';
 import type { LlmProfile } from '../profiles/llm-profiles';
@@ -36,4 +37,17 @@ export interface MemoryEngineSettings {
   readonly steps?: readonly PipelineStep<EngineServices>[] | undefined;
   /** The clock. Default `() => new Date()`. */
   readonly now?: (() => Date) | undefined;
+  /** How rule-based extraction (a profile without a model) reads conversations. */
+  readonly extraction?: EngineExtractionSettings | undefined;
+}
+
+/** How rule-based extraction reads conversations. */
+export interface EngineExtractionSettings {
+  /**
+   * What happens to the turns of an assistant (role `assistant`, `ai` or `model`, any case):
+   * `skip` (default) extracts nothing from them, so its greetings and offers of help never become
+   * memories; `keep` extracts from them like any other turn. Named speakers ("Caroline") are never
+   * assistants. Extraction with a model sees every turn with its role either way.
+   */
+  readonly assistantTurns?: AssistantTurns | undefined;
 }

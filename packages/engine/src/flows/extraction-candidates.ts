@@ -1,4 +1,4 @@
-import { classifySentence, memoryKinds, noteFallback, splitSentences } from '@memplane/core/rules';
+import { classifySentence, isAssistantRole, isSmallTalk, memoryKinds, noteFallback, speakerPrefix, splitSentences, type AssistantTurns } from '@memplane/core/rules';
 import { z } from 'zod';
 import { generateStructured, type CallUsage } from '../profiles/model-calls';
 import type { ResolvedLlmProfile } from '../profiles/llm-profiles';
@@ -14,29 +14,32 @@ export interface ItemCandidate {
   readonly expiresAt?: string | undefined;
 }
 
-/** Roles that are not names: their turns are kept without a speaker prefix. */
-const genericRoles = new Set(['user', 'assistant', 'system', 'tool', 'human', 'ai', 'model']);
-
-function speakerPrefix(segment: SegmentRow): string {
-  return segment.role !== undefined && !genericRoles.has(segment.role.toLowerCase()) ? `${segment.role}: ` : '';
+/** How the rules extract: what they do with assistant turns (`skip` by default). */
+export interface RuleExtractionOptions {
+  readonly assistantTurns: AssistantTurns;
 }
 
 /**
  * The zero-config extractor: each sentence of each segment becomes a candidate of the kind its cue
  * names (the shared classifier of `@memplane/core/rules`), with its exact character span as
- * evidence. Candidates below their kind's threshold are dropped; a resource with text but no
- * sentence long enough is kept as one note.
+ * evidence. Candidates below their kind's threshold are dropped, small talk among them; segments
+ * of an assistant (role `assistant`, `ai` or `model`) are skipped unless `assistantTurns` is
+ * `keep`. A resource with text but no sentence long enough is kept as one note, unless that text
+ * is small talk.
  */
-export function extractByRules(resourceId: string, segments: readonly SegmentRow[]): ItemCandidate[] {
+export function extractByRules(resourceId: string, segments: readonly SegmentRow[], options: RuleExtractionOptions = { assistantTurns: 'skip' }): ItemCandidate[] {
   const candidates: ItemCandidate[] = [];
   const seen = new Set<string>();
-  for (const segment of segments) {
+  const kept = options.assistantTurns === 'keep' ? segments : segments.filter((segment) => !isAssistantRole(segment.role));
+  let sentences = 0;
+  for (const segment of kept) {
     let cursor = 0;
     for (const sentence of splitSentences(segment.text)) {
+      sentences += 1;
       const offset = segment.text.indexOf(sentence, cursor);
       const start = offset < 0 ? undefined : segment.start + offset;
       if (offset >= 0) cursor = offset + sentence.length;
-      const text = `${speakerPrefix(segment)}${sentence}`;
+      const text = `${speakerPrefix(segment.role)}${sentence}`;
       if (seen.has(text)) continue;
       seen.add(text);
       const { kind, confidence } = classifySentence(sentence);
@@ -45,9 +48,9 @@ export function extractByRules(resourceId: string, segments: readonly SegmentRow
       candidates.push({ kind, text, confidence, evidence });
     }
   }
-  const whole = segments.map((segment) => segment.text).join('\n').trim();
-  if (candidates.length === 0 && whole !== '') {
-    const first = segments[0];
+  const whole = kept.map((segment) => segment.text).join('\n').trim();
+  if (sentences === 0 && whole !== '' && !isSmallTalk(whole)) {
+    const first = kept[0];
     candidates.push({ ...noteFallback, text: whole.slice(0, 4000), evidence: { resourceId, segmentId: first?.id, start: first?.start, end: first === undefined ? undefined : first.start + Math.min(whole.length, 4000), quote: safeQuote(whole.slice(0, 200)) } });
   }
   return candidates;

@@ -54,7 +54,7 @@ export const extractItemsStep: Step = {
     const profile = services.profiles.get(profileName);
     if (profile?.model === undefined) {
       note('no model: rule-based extraction');
-      state.candidates = withMediaSpans(extractByRules(resource.id, segments), spans);
+      state.candidates = withMediaSpans(extractByRules(resource.id, segments, services.extraction), spans);
       return;
     }
     const { candidates, usage } = await extractWithModel(profile, resource.id, segments, signal);
