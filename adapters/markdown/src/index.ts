@@ -1,12 +1,12 @@
 export { createMarkdownAdapter, type MarkdownAdapter, type MarkdownStats } from './markdown-adapter';
-export type { MarkdownAdapterSettings, FusionMethod } from './markdown-settings';
+export type { MarkdownAdapterSettings, MarkdownExtractionSettings, FusionMethod } from './markdown-settings';
 export type { MarkdownStoreEvent } from './markdown-events';
 export type { ReconcileReport } from './markdown-repository';
 export type { MarkdownWatcher, MarkdownWatchOptions } from './markdown-watch';
 export type { LexicalWeights } from './markdown-search';
 export type { EmbeddingResult, MarkdownEmbedder } from './markdown-embedder';
-export type { ExtractedItem, ExtractionInput, ExtractionOutput, MemoryExtractor } from './markdown-extractor';
-export { createRuleBasedExtractor, extractionRules } from './markdown-rule-extractor';
+export type { ExtractedItem, ExtractionInput, ExtractionOutput, ExtractionTurn, MemoryExtractor } from './markdown-extractor';
+export { createRuleBasedExtractor, extractionRules, type RuleBasedExtractorOptions } from './markdown-rule-extractor';
 export { createOpenAICompatibleEmbedder, type OpenAICompatibleEmbedderSettings } from './markdown-openai-embedder';
 export { createOpenAICompatibleExtractor, type OpenAICompatibleExtractorSettings } from './markdown-openai-extractor';
 export type { OpenAICompatibleConnection } from './markdown-openai-http';

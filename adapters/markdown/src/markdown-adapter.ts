@@ -65,7 +65,7 @@ export function createMarkdownAdapter(settings: MarkdownAdapterSettings): Markdo
     ...(resolved.onEvent === undefined ? {} : { onEvent: resolved.onEvent }),
     ...(resolved.onProgress === undefined ? {} : { onProgress: resolved.onProgress }),
   });
-  const extractor = resolved.extractor ?? createRuleBasedExtractor();
+  const extractor = resolved.extractor ?? createRuleBasedExtractor({ assistantTurns: resolved.extraction.assistantTurns });
   const embedder = resolved.embedder;
   const vectors = embedder === undefined ? undefined : openingStep(() => repository.close(), resolved, 'open the embedding cache', () => new MarkdownVectorSearch(repository, embedder, resolved.fusion));
   const secret = resolved.cursorSecret ?? openingStep(() => { vectors?.close(); repository.close(); }, resolved, 'read the cursor secret', () => loadCursorSecret(resolved.root, (work) => repository.write(work)));

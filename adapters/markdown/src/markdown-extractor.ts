@@ -15,10 +15,24 @@ export interface ExtractedItem {
   expiresAt?: string;
 }
 
+/** One turn of a captured conversation. */
+export interface ExtractionTurn {
+  /** Who spoke: `user`, `assistant` (also `ai`, `model`), or a speaker's name. */
+  role: string;
+  /** What they said. */
+  content: string;
+}
+
 /** What an extractor reads. */
 export interface ExtractionInput {
-  /** The captured text. */
+  /** The captured text (for a conversation, one `role: content` line per turn). */
   text: string;
+  /**
+   * The turns, with their roles, when the capture was a conversation (a payload object
+   * `{ messages: [{ role, content }] }`); an extractor can then treat the assistant's turns apart.
+   * Extraction jobs of an asynchronous extractor read the stored residue and get `text` only.
+   */
+  messages?: ReadonlyArray<ExtractionTurn>;
   /** The scope of the capture. */
   scope: MemoryScope;
   /** Where the residue came from. */

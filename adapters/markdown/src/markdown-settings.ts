@@ -1,4 +1,5 @@
-import { MemoryConfigurationError, parseInput } from '@memplane/core';
+import { MemoryConfigurationError, MemoryValidationError, parseInput } from '@memplane/core';
+import { assistantTurnsSchema, type AssistantTurns } from '@memplane/core/rules';
 import { z } from 'zod';
 import type { MarkdownStoreEvent } from './markdown-events';
 import type { MarkdownProgress } from './markdown-repository';
@@ -19,6 +20,12 @@ export interface MarkdownAdapterSettings {
    * extraction jobs, and turns on `asyncExtraction`, `listExtractionJobs` and `retryExtractionJob`.
    */
   extractor?: MemoryExtractor;
+  /**
+   * How the built-in rule extractor reads captured conversations (a payload object
+   * `{ messages: [{ role, content }] }`). Not with `extractor`: give that extractor its own
+   * options, such as `createRuleBasedExtractor({ assistantTurns })`.
+   */
+  extraction?: MarkdownExtractionSettings;
   /**
    * Embeds records for semantic search (stored with sqlite-vec, searched exactly inside the
    * company, fused with BM25). Default: none, lexical search only.
@@ -61,6 +68,17 @@ export interface MarkdownAdapterSettings {
   onProgress?: (progress: MarkdownProgress) => void;
 }
 
+/** How the built-in rule extractor reads captured conversations. */
+export interface MarkdownExtractionSettings {
+  /**
+   * What happens to the assistant's turns (role `assistant`, `ai` or `model`, any case): `skip`
+   * (default) extracts nothing from them, so its greetings and offers of help never become
+   * memories; `keep` extracts from them like any other turn. The residue keeps every turn either
+   * way, and named speakers ("Caroline") are never assistants.
+   */
+  assistantTurns?: AssistantTurns;
+}
+
 const functionSchema = (what: string) => z.custom<(...values: never[]) => unknown>((value) => typeof value === 'function', `must be ${what}`);
 
 const settingsSchema = z.strictObject({
@@ -71,6 +89,7 @@ const settingsSchema = z.strictObject({
       'must be an extractor with mode and extract()',
     )
     .optional(),
+  extraction: z.strictObject({ assistantTurns: assistantTurnsSchema.optional() }).optional(),
   embedder: z
     .custom<MarkdownEmbedder>(
       (value) => typeof value === 'object' && value !== null && typeof (value as MarkdownEmbedder).embed === 'function' && Number.isInteger((value as MarkdownEmbedder).dimensions),
@@ -92,6 +111,7 @@ const settingsSchema = z.strictObject({
 export interface ResolvedMarkdownSettings {
   root: string;
   extractor?: MemoryExtractor;
+  extraction: { assistantTurns: AssistantTurns };
   embedder?: MarkdownEmbedder;
   fusion: FusionMethod;
   lexicalWeights: LexicalWeights;
@@ -107,10 +127,17 @@ export interface ResolvedMarkdownSettings {
 /** Validates the settings; a bad one throws `MemoryValidationError` naming it, such as `settings.root`. */
 export function resolveMarkdownSettings(settings: MarkdownAdapterSettings): ResolvedMarkdownSettings {
   const valid = parseInput(settingsSchema, settings, 'markdown adapter settings', 'settings');
+  if (valid.extraction !== undefined && settings.extractor !== undefined) {
+    throw new MemoryValidationError({
+      target: 'markdown adapter settings',
+      issues: [{ path: 'settings.extraction', message: 'configures the built-in rule extractor; with extractor set, give that extractor its options (createRuleBasedExtractor({ assistantTurns }))' }],
+    });
+  }
   const clock = settings.now ?? (() => new Date());
   return {
     root: valid.root,
     ...(settings.extractor === undefined ? {} : { extractor: settings.extractor }),
+    extraction: { assistantTurns: valid.extraction?.assistantTurns ?? 'skip' },
     ...(settings.embedder === undefined ? {} : { embedder: settings.embedder }),
     fusion: valid.fusion ?? 'weighted',
     lexicalWeights: { ...defaultLexicalWeights, ...valid.lexicalWeights, ...(valid.neighbourWindows === false ? { context: 0 } : {}) },

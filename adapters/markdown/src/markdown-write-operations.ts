@@ -11,6 +11,7 @@ import {
   type MemoryRecordWriteResult,
   type MemoryUsage,
 } from '@memplane/core';
+import { conversationTurnsOf, type ConversationTurn } from '@memplane/core/rules';
 import { localUsage, takeWarnings, type MarkdownContext } from './markdown-context';
 import { eraseRecords, truncateWriteAheadLog, unfinishedForgetError } from './markdown-forget';
 import { createId } from './markdown-ids';
@@ -32,6 +33,15 @@ function handleOf(id: string) {
 function payloadText(request: MemoryCaptureRequest): string {
   const text = request.payload.text;
   return text !== undefined && text.trim() !== '' ? text : stableStringify(request.payload.object ?? {});
+}
+
+/**
+ * The turns of a captured conversation: a payload without text whose object is exactly
+ * `{ messages: [{ role, content }] }`. Its residue is one `role: content` line per turn.
+ */
+function conversationOf(request: MemoryCaptureRequest): ConversationTurn[] | undefined {
+  const text = request.payload.text;
+  return text !== undefined && text.trim() !== '' ? undefined : conversationTurnsOf(request.payload.object);
 }
 
 /** Creates the write operations of the adapter. */
@@ -85,14 +95,16 @@ export function createWriteOperations(context: MarkdownContext): WriteOperations
         });
         return { records: ids.map(handleOf), usage: [localUsage(markdownAdapterKey, performance.now() - started), ...usage], warnings: takeWarnings(context) };
       }
+      const turns = conversationOf(request);
+      const residue = turns === undefined ? text : turns.map((turn) => `${turn.role}: ${turn.content}`).join('\n');
       const resourceAt = settings.now();
       const resource: ResourceSection = {
         type: 'resource',
         id: createId('r', Date.parse(resourceAt)),
         scope,
         createdAt: resourceAt,
-        text,
-        contentHash: contentHashOf(text),
+        text: residue,
+        contentHash: contentHashOf(residue),
         source: request.source,
         ...(request.payload.mimeType === undefined ? {} : { mimeType: request.payload.mimeType }),
         ...(request.payload.metadata === undefined ? {} : { metadata: request.payload.metadata }),
@@ -102,7 +114,12 @@ export function createWriteOperations(context: MarkdownContext): WriteOperations
         const job = context.jobs.submit({ scope, resourceId, source: request.source, hookKind: request.hook?.hookKind, metadata: request.metadata });
         return { jobs: [job], usage: [localUsage(markdownAdapterKey, 0)], warnings: takeWarnings(context) };
       }
-      const extracted = await context.extractor.extract({ text, scope, source: request.source });
+      const extracted = await context.extractor.extract({
+        text: residue,
+        scope,
+        source: request.source,
+        ...(turns === undefined ? {} : { messages: turns.map(({ role, content }) => ({ role, content })) }),
+      });
       const items = extracted.items.filter((item) => meetsKindThreshold(item.kind, item.confidence));
       const usage = [...(extracted.usage ?? []), ...(await embedBeforeWrite(items.map((item) => item.text)))];
       const started = performance.now();
