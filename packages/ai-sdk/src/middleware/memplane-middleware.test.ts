@@ -49,6 +49,28 @@ describe('memplaneMiddleware on the embedded default (SQLite + markdown)', () =>
     expect(records.items.some((item) => item.text.includes('<memplane-memory'))).toBe(false);
   });
 
+  it("captures the user's turn without the assistant's reply, so the reply never comes back in the next turn's block", async () => {
+    const payloads: unknown[] = [];
+    service.hooks.subscribe('post_run_capture', { name: 'probe', deliver: (delivery) => void payloads.push(delivery.payload) });
+    const memory = memplaneMiddleware(service, { agent });
+    const reply = 'Nice to meet you, Jerry! How can I help you today? I can draft a plan for the billing migration.';
+    const mock = scriptedModel([reply, 'Sure.']);
+    const model = wrapLanguageModel({ model: mock, middleware: memory });
+
+    const introduction = { role: 'user' as const, content: 'Hi, I am Jerry, I lead the billing team.' };
+    await generateText({ model, messages: [introduction] });
+    await memory.flush();
+    expect(payloads).toEqual([{ text: 'User: Hi, I am Jerry, I lead the billing team.', mimeType: 'text/plain' }]);
+
+    await generateText({ model, messages: [introduction, { role: 'assistant', content: reply }, { role: 'user', content: 'Can you help me plan the billing migration?' }] });
+    await memory.flush();
+    const block = systemTexts(mock.doGenerateCalls[1]).find((text) => text.startsWith(hydrationBlockOpen)) ?? '';
+    expect(block).toContain('I lead the billing team');
+    for (const said of ['Nice to meet you', 'How can I help', 'draft a plan']) expect(block).not.toContain(said);
+    const records = await service.runtime(planner).list({ limit: 50 });
+    expect(records.items.map((item) => item.text)).toEqual(['User: Hi, I am Jerry, I lead the billing team.', 'User: Can you help me plan the billing migration?']);
+  });
+
   it('inserts the block once when the same params pass through twice', async () => {
     await service.runtime(planner).upsertRecords({ records: [{ text: 'The billing service deploys on Tuesdays.' }] });
     const memory = memplaneMiddleware(service, { agent, capture: false });
@@ -61,9 +83,9 @@ describe('memplaneMiddleware on the embedded default (SQLite + markdown)', () =>
     expect(twice.prompt[0]).toMatchObject({ role: 'system', content: expect.stringContaining('billing service deploys on Tuesdays') });
   });
 
-  it('captures a streamed reply once the stream has been read', async () => {
+  it('captures a streamed reply once the stream has been read, when asked to keep the reply', async () => {
     const log = eventLog();
-    const memory = memplaneMiddleware(service, { agent, onEvent: log.onEvent });
+    const memory = memplaneMiddleware(service, { agent, capture: { assistantTurns: 'keep' }, onEvent: log.onEvent });
     const model = wrapLanguageModel({ model: streamingModel(['We agreed ', 'the launch ', 'is on 2026-12-01.']), middleware: memory });
     const result = streamText({ model, prompt: 'Remind me of the launch date we agreed on.' });
     expect(await result.text).toBe('We agreed the launch is on 2026-12-01.');
@@ -87,7 +109,7 @@ describe('memplaneMiddleware on the embedded default (SQLite + markdown)', () =>
     expect(log.types()).toEqual(['hydrated', 'hydrated', 'captured']);
     expect(payloads).toEqual([
       {
-        text: 'User: Who owns the billing service?\nTool call lookup_owner: {"service":"billing"}\nTool result lookup_owner: owner: Grace\nAssistant: Grace owns billing, per the registry.',
+        text: 'User: Who owns the billing service?\nTool call lookup_owner: {"service":"billing"}\nTool result lookup_owner: owner: Grace',
         mimeType: 'text/plain',
       },
     ]);

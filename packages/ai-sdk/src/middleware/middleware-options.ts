@@ -30,6 +30,12 @@ export interface MemplaneHydrateOptions {
 export interface MemplaneCaptureOptions {
   /** Also capture the turn's tool calls and results (the memory tools' own excepted). Default false. */
   includeToolCalls?: boolean;
+  /**
+   * The model's reply: `skip` (default) captures the user's message (and the tool lines, when
+   * included) without it, so the assistant's own words ("Nice to meet you! How can I help?") never
+   * come back as memories; `keep` captures it too, as an `Assistant:` line.
+   */
+  assistantTurns?: 'skip' | 'keep';
   /** Metadata stored with every captured turn. */
   metadata?: Record<string, unknown>;
   /** Captures in flight before a reply waits for one to finish (back-pressure, never a drop). Default 100. */
@@ -72,6 +78,7 @@ const hydrateSchema = z.strictObject({
 
 const captureSchema = z.strictObject({
   includeToolCalls: z.boolean().optional(),
+  assistantTurns: z.enum(['skip', 'keep']).optional(),
   metadata: metadataSchema.optional(),
   maxPending: z.number().int().min(1).max(100_000).optional(),
   delivery: z.enum(['direct', 'queue']).optional(),
@@ -93,7 +100,7 @@ export interface ResolvedMiddlewareOptions {
   hookActor: MemoryActor;
   client: MemplaneClient;
   hydrate: Required<Omit<MemplaneHydrateOptions, 'countTokens'>> & Pick<MemplaneHydrateOptions, 'countTokens'> | false;
-  capture: { includeToolCalls: boolean; metadata: Record<string, unknown> | undefined; maxPending: number; delivery: 'direct' | 'queue' } | false;
+  capture: { includeToolCalls: boolean; assistantTurns: 'skip' | 'keep'; metadata: Record<string, unknown> | undefined; maxPending: number; delivery: 'direct' | 'queue' } | false;
   onEvent: MemplaneEventListener | undefined;
 }
 
@@ -120,6 +127,7 @@ export function resolveMiddlewareOptions(options: unknown, createRunId: () => st
         ? false
         : {
             includeToolCalls: capture?.includeToolCalls ?? false,
+            assistantTurns: capture?.assistantTurns ?? 'skip',
             metadata: capture?.metadata,
             maxPending: capture?.maxPending ?? 100,
             delivery: capture?.delivery ?? 'direct',

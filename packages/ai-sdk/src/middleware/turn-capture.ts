@@ -76,7 +76,7 @@ export function createTurnCapture(host: MemplaneHookHost, options: ResolvedMiddl
      */
     async submit(params: ModelCallOptions, model: AnsweringModel, output: ModelCallOutput): Promise<void> {
       if (capture === false || output.finishReason === 'tool-calls') return;
-      const text = transcriptOf(params.prompt, output, capture.includeToolCalls);
+      const text = transcriptOf(params.prompt, output, capture.includeToolCalls, capture.assistantTurns === 'keep');
       if (text === '') return;
       while (pending.size >= capture.maxPending) await Promise.race(pending);
       const task = deliver(text.length <= 1_000_000 ? text : text.slice(0, 1_000_000), model, output).finally(() => pending.delete(task));

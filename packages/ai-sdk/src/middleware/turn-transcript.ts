@@ -54,11 +54,13 @@ export function unifiedFinishReason(finishReason: unknown): string | undefined {
 }
 
 /**
- * The turn as text: the user's message, optionally the turn's tool calls and results, and the
- * reply. System messages (the recalled block among them) are never captured, so memory does
- * not feed on itself. Empty when the reply has no text and no tool line to keep.
+ * The turn as text: the user's message, optionally the turn's tool calls and results, and, when
+ * `includeReply`, the reply. The reply is the model's words, not the user's: left out, it never
+ * comes back as a memory. System messages (the recalled block among them) are never captured, so
+ * memory does not feed on itself. Empty when the reply has no text and no tool line to keep, and
+ * when nothing is left to capture.
  */
-export function transcriptOf(prompt: ModelCallOptions['prompt'], output: ModelCallOutput, includeToolCalls: boolean): string {
+export function transcriptOf(prompt: ModelCallOptions['prompt'], output: ModelCallOutput, includeToolCalls: boolean, includeReply: boolean): string {
   const userIndex = lastUserIndex(prompt);
   const userText = userIndex < 0 ? '' : textOf(prompt[userIndex] as ModelPromptMessage).trim();
   const tools = includeToolCalls
@@ -69,5 +71,5 @@ export function transcriptOf(prompt: ModelCallOptions['prompt'], output: ModelCa
     : [];
   const reply = output.text.trim();
   if (reply === '' && tools.length === 0) return '';
-  return [...(userText === '' ? [] : [`User: ${userText}`]), ...tools, ...(reply === '' ? [] : [`Assistant: ${reply}`])].join('\n');
+  return [...(userText === '' ? [] : [`User: ${userText}`]), ...tools, ...(reply === '' || !includeReply ? [] : [`Assistant: ${reply}`])].join('\n');
 }
