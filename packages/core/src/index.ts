@@ -55,3 +55,11 @@ export {
   memorySnippetSchema,
 } from './schemas/result-schemas';
 export { VERSION } from './version';
+export type {
+  MemoryProviderBuildContext,
+  MemoryProviderCheckContext,
+  MemoryProviderDefinition,
+  MemoryProviderDestination,
+  SecretReference,
+} from './provider/memory-provider-definition';
+export { isSecretReference, secretReferenceSchema } from './provider/secret-reference';

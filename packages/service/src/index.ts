@@ -25,7 +25,7 @@ export {
   type MemoryBindingTargetType,
   type ResolvedMemoryBinding,
 } from './bindings/memory-binding';
-export { isSecretReference, type SecretEnvironmentAllowList, type SecretReference, type SecretResolver } from './bindings/secret-reference';
+export type { SecretEnvironmentAllowList, SecretResolver } from './bindings/secret-reference';
 export { MemoryBindingRefusedError, type MemoryBindingRefusalRule } from './errors/memory-binding-refused-error';
 export { MemoryMissingPackageError } from './errors/memory-missing-package-error';
 export { officialProviderEndpoints, type MemoryDestinationPolicy } from './security/provider-destinations';
@@ -44,7 +44,6 @@ export type {
 } from './providers/memory-provider-factory';
 export { markdownProviderFactory, memoryProviderFactory } from './providers/built-in-providers';
 export { hostedProviderPackages, type HostedProviderPackage, type ProviderModuleLoader } from './providers/hosted-providers';
-export { secretReferenceSchema } from './providers/secret-reference-schema';
 
 export type { MemoryRuntime } from './runtime/memory-runtime';
 export type { MemoryServiceResult } from './runtime/record-operations';

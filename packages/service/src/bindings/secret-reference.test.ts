@@ -1,19 +1,11 @@
 import { MemoryValidationError } from '@memplane/core';
 import { describe, expect, it } from 'vitest';
 import { MemoryBindingRefusedError } from '../errors/memory-binding-refused-error';
-import { assertNoPlainSecrets, checkSecretReferences, isSecretReference, resolveSecrets } from './secret-reference';
+import { assertNoPlainSecrets, checkSecretReferences, resolveSecrets } from './secret-reference';
 
 const context = { companyId: 'acme', bindingKey: 'default' };
 
 describe('secret references', () => {
-  it('recognises only the two reference shapes', () => {
-    expect(isSecretReference({ $secret: { env: 'A' } })).toBe(true);
-    expect(isSecretReference({ $secret: { key: 'vault/a' } })).toBe(true);
-    for (const value of [{ $secret: { env: '' } }, { $secret: { env: 'A', key: 'b' } }, { $secret: 'A' }, { $secret: { env: 'A' }, other: 1 }, 'A', null]) {
-      expect(isSecretReference(value)).toBe(false);
-    }
-  });
-
   it('refuses plain secrets by declared field and by key name, reporting every field and no value', () => {
     const error = (() => {
       try {

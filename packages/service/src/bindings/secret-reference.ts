@@ -1,13 +1,7 @@
-import { MemoryConfigurationError, MemoryValidationError, type MemoryValidationIssue } from '@memplane/core';
+import { isSecretReference, MemoryConfigurationError, MemoryValidationError, type MemoryValidationIssue, type SecretReference } from '@memplane/core';
 import { MemoryBindingRefusedError } from '../errors/memory-binding-refused-error';
 import { credentialInString, isCredentialKeyName } from '../security/credential-shapes';
 
-/**
- * A secret in a binding config: the name of an environment variable, or a key the host's
- * secret resolver understands. Only the reference is stored; the value is read when the
- * adapter is built and never stored, logged or returned.
- */
-export type SecretReference = { $secret: { env: string } } | { $secret: { key: string } };
 
 /**
  * Resolves a secret-resolver key to its value for one company; the host plugs in its vault.
@@ -23,18 +17,6 @@ export type SecretResolver = (key: string, context: { companyId: string; binding
  */
 export type SecretEnvironmentAllowList = Readonly<Record<string, readonly string[]>> | ((companyId: string) => readonly string[]);
 
-/** Whether a value is a well-formed secret reference. */
-export function isSecretReference(value: unknown): value is SecretReference {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  if (keys.length !== 1 || keys[0] !== '$secret') return false;
-  const inner = (value as { $secret: unknown }).$secret;
-  if (typeof inner !== 'object' || inner === null) return false;
-  const innerKeys = Object.keys(inner);
-  if (innerKeys.length !== 1) return false;
-  const name = (inner as Record<string, unknown>)[innerKeys[0]!];
-  return (innerKeys[0] === 'env' || innerKeys[0] === 'key') && typeof name === 'string' && name.trim() !== '' && name.length <= 256;
-}
 
 function walk(value: unknown, path: string[], visit: (value: unknown, path: string[]) => 'stop' | 'continue'): void {
   if (visit(value, path) === 'stop') return;

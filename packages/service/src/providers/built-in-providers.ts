@@ -5,7 +5,7 @@ import { MemoryBindingRefusedError } from '../errors/memory-binding-refused-erro
 import { isMissingPackage, MemoryMissingPackageError } from '../errors/memory-missing-package-error';
 import { confinePath } from '../security/confined-path';
 import type { MemoryProviderBuildContext, MemoryProviderFactory } from './memory-provider-factory';
-import { secretReferenceSchema } from './secret-reference-schema';
+import { secretReferenceSchema } from '@memplane/core';
 
 /**
  * `memory`: the in-process reference adapter. Its records live as long as the adapter, so they

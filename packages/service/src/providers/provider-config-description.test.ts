@@ -7,7 +7,7 @@ import { builtInProviderFactories } from './built-in-providers';
 import { hostedProviderPackages } from './hosted-providers';
 import { configExampleIssues } from './provider-config-description';
 import { createProviderRegistry } from './provider-registry';
-import { secretReferenceSchema } from './secret-reference-schema';
+import { secretReferenceSchema } from '@memplane/core';
 
 describe('provider config descriptions', () => {
   let cleanUp: (() => Promise<void>) | undefined;

@@ -2,7 +2,7 @@ import type { MemoryValidationIssue } from '@memplane/core';
 import { z } from 'zod';
 import { plainSecretIssues } from '../bindings/secret-reference';
 import type { MemoryProviderConfigDescription, MemoryProviderFactory } from './memory-provider-factory';
-import { secretReferenceSchema } from './secret-reference-schema';
+import { secretReferenceSchema } from '@memplane/core';
 
 /** What a provider's config looks like: its JSON Schema, an example and its secret fields. */
 export type MemoryProviderConfigHelp = Pick<MemoryProviderConfigDescription, 'configSchema' | 'configExample' | 'secretFields'>;
