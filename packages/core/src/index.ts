@@ -63,3 +63,5 @@ export type {
   SecretReference,
 } from './provider/memory-provider-definition';
 export { isSecretReference, secretReferenceSchema } from './provider/secret-reference';
+export { defineMemoryProvider, providerIdPattern } from './provider/define-memory-provider';
+export { bindingConfigSchema, type BindingConfigSchemaOptions } from './provider/binding-config-schema';
