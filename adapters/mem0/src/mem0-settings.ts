@@ -109,7 +109,11 @@ export const extraHeadersSchema = z.record(
 // Looked up on every call, so interceptors installed after the adapter was built still apply.
 const lateBoundFetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init);
 
-const mem0AdapterSettingsSchema = z.strictObject({
+/**
+ * The schema of {@link Mem0AdapterSettings}: what `createMem0Adapter` validates, and what the
+ * provider description (`@memplane/mem0/provider`) derives the binding config from.
+ */
+export const mem0AdapterSettingsSchema = z.strictObject({
   apiKey: z.string().trim().min(1, 'must not be empty').optional(),
   baseURL: z.url({ protocol: /^https?$/ }).optional(),
   headers: extraHeadersSchema.optional(),
