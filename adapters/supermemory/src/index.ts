@@ -4,4 +4,4 @@ export { containerTagPattern, toSupermemoryContainerTag } from './supermemory-co
 export { supermemoryProviderKey } from './supermemory-handle';
 export { metadataKeys as supermemoryMetadataKeys } from './supermemory-record-metadata';
 export { supermemoryScopeKeys } from './supermemory-scope-mapping';
-export { defaultSupermemoryBaseURL, type SupermemoryAdapterSettings } from './supermemory-settings';
+export { defaultSupermemoryBaseURL, supermemoryAdapterSettingsSchema, type SupermemoryAdapterSettings } from './supermemory-settings';

@@ -112,7 +112,12 @@ const extraHeadersSchema = z.record(
   z.string().regex(/^[^\r\n\0]*$/, 'must not contain line breaks'),
 );
 
-const settingsSchema = z.strictObject({
+/**
+ * The schema of {@link SupermemoryAdapterSettings}: what `createSupermemoryAdapter` validates,
+ * and what the provider description (`@memplane/supermemory/provider`) derives the binding
+ * config from.
+ */
+export const supermemoryAdapterSettingsSchema = z.strictObject({
   apiKey: z.string().trim().min(1, 'must not be empty').optional(),
   baseURL: z.url({ protocol: /^https?$/ }).optional(),
   headers: extraHeadersSchema.optional(),
@@ -147,7 +152,7 @@ export function resolveSupermemorySettings(
   settings: SupermemoryAdapterSettings = {},
   environment: Record<string, string | undefined> = process.env,
 ): ResolvedSupermemorySettings {
-  const valid = parseInput(settingsSchema, settings, 'Supermemory adapter settings', 'settings');
+  const valid = parseInput(supermemoryAdapterSettingsSchema, settings, 'Supermemory adapter settings', 'settings');
   const apiKey = valid.apiKey ?? environment.SUPERMEMORY_API_KEY;
   if (valid.client === undefined && (apiKey === undefined || apiKey.trim() === '')) {
     throw new MemoryConfigurationError({
