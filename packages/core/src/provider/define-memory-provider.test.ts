@@ -50,7 +50,19 @@ describe('defineMemoryProvider', () => {
     expect(provider).toMatchObject({ providerId: 'acme-memory', secretFields: ['apiKey'], configExample: valid.configExample });
     expect(provider.create).toBe(valid.create);
     expect(provider.configSchema).toBe(valid.configSchema);
-    for (const part of [provider, provider.secretFields, provider.requiredFields, provider.destination, provider.destination.officialEndpoints, provider.configExample, provider.configExample.apiKey, provider.capabilities, provider.capabilities.remoteOperations]) {
+    const parts = [
+      provider,
+      provider.secretFields,
+      provider.requiredFields,
+      provider.destination,
+      provider.destination?.officialEndpoints,
+      provider.configExample,
+      provider.configExample?.apiKey,
+      provider.capabilities,
+      provider.capabilities?.remoteOperations,
+    ];
+    for (const part of parts) {
+      expect(part).toBeDefined();
       expect(Object.isFrozen(part)).toBe(true);
     }
     expect(Object.isFrozen(valid.capabilities)).toBe(false);

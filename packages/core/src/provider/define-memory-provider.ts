@@ -156,7 +156,7 @@ function deepFreeze<Value>(value: Value): Value {
  * The result is a frozen copy: its lists, destination, example and capabilities are frozen
  * too; the functions and the config schema are the ones given.
  */
-export function defineMemoryProvider<Definition extends MemoryProviderDefinition>(definition: Definition): Readonly<Definition> {
+export function defineMemoryProvider(definition: MemoryProviderDefinition): Readonly<MemoryProviderDefinition> {
   const parsed = parseInput(definitionSchema, definition, target);
   const issues = consistencyIssues(parsed);
   if (issues.length > 0) throw new MemoryValidationError({ target, issues });
@@ -171,5 +171,5 @@ export function defineMemoryProvider<Definition extends MemoryProviderDefinition
     ...(configExample === undefined ? {} : { configExample: deepFreeze(structuredClone(configExample)) }),
     ...(capabilities === undefined ? {} : { capabilities: deepFreeze(structuredClone(capabilities)) }),
   } as MemoryProviderDefinition;
-  return Object.freeze(frozen) as Readonly<Definition>;
+  return Object.freeze(frozen);
 }
