@@ -87,7 +87,11 @@ export interface ResolvedAgentCoreSettings {
 export const memoryIdPattern =
   /^(arn:(aws|aws-cn|aws-us-gov):bedrock-agentcore:[a-z0-9-]+:[0-9]{12}:memory\/)?[a-zA-Z][a-zA-Z0-9-_]{0,99}-[a-zA-Z0-9]{10}$/;
 
-const settingsSchema = z.strictObject({
+/**
+ * The schema of {@link AgentCoreAdapterSettings}: what `createAgentCoreAdapter` validates, and
+ * what the provider description (`@memplane/agentcore/provider`) derives the binding config from.
+ */
+export const agentCoreAdapterSettingsSchema = z.strictObject({
   memoryId: z.string().regex(memoryIdPattern, 'must be an AgentCore memory id (name-0123456789) or memory ARN'),
   client: z
     .custom<BedrockAgentCoreClient>(
@@ -120,7 +124,7 @@ export function resolveAgentCoreSettings(
   settings: AgentCoreAdapterSettings,
   environment: Record<string, string | undefined> = process.env,
 ): ResolvedAgentCoreSettings {
-  const valid = parseInput(settingsSchema, settings, 'AgentCore adapter settings', 'settings');
+  const valid = parseInput(agentCoreAdapterSettingsSchema, settings, 'AgentCore adapter settings', 'settings');
   let region = valid.region;
   if (valid.client !== undefined) {
     if (valid.region !== undefined) refuseWithClient('region');

@@ -13,4 +13,4 @@ export {
   toSessionId,
   type EncodedScope,
 } from './agentcore-scope-mapping';
-export { memoryIdPattern, type AgentCoreAdapterSettings } from './agentcore-settings';
+export { agentCoreAdapterSettingsSchema, memoryIdPattern, type AgentCoreAdapterSettings } from './agentcore-settings';
