@@ -49,7 +49,12 @@ export interface ResolvedExampleSettings {
 /** The default base URL of the Example API. */
 export const defaultExampleBaseURL = 'https://api.example.com';
 
-const exampleAdapterSettingsSchema = z.strictObject({
+/**
+ * The schema of {@link ExampleAdapterSettings}: what `createExampleAdapter` validates, and what
+ * the provider description (`src/provider.ts`) derives the binding config from, so a setting
+ * added here is settable through a binding too.
+ */
+export const exampleAdapterSettingsSchema = z.strictObject({
   apiKey: z.string().min(1, 'must not be empty').optional(),
   baseURL: z.url({ protocol: /^https?$/ }).optional(),
   timeoutMs: z.number().int().positive().max(600_000).optional(),

@@ -3,4 +3,4 @@ export { exampleCapabilities } from './example-capabilities';
 export { ExampleApiError, ExampleClient, type ExampleClientSettings, type ExampleRequest } from './example-client';
 export { exampleProviderKey } from './example-handle';
 export { exampleScopeLabels } from './example-scope-mapping';
-export { defaultExampleBaseURL, type ExampleAdapterSettings } from './example-settings';
+export { defaultExampleBaseURL, exampleAdapterSettingsSchema, type ExampleAdapterSettings } from './example-settings';

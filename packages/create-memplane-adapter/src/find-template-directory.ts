@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { MemoryConfigurationError } from '@memplane/core';
 
 /**
- * Which template to copy: `full`, the hosted-provider adapter (40 files: client, fake API, unit
+ * Which template to copy: `full`, the hosted-provider adapter (42 files: client, fake API, unit
  * tests, build), or `minimal`, a local adapter in one file with its conformance test and workflow.
  */
 export type TemplateVariant = 'full' | 'minimal';

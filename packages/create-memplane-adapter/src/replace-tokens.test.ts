@@ -30,6 +30,12 @@ describe('replaceTokens', () => {
     );
   });
 
+  it("keeps configExample, the provider description's field, while it renames the rest", () => {
+    expect(replaceTokens("providerId: 'example', configExample: { apiKey: { $secret: { env: 'EXAMPLE_API_KEY' } } }", acme)).toBe(
+      "providerId: 'acme-memory', configExample: { apiKey: { $secret: { env: 'ACME_MEMORY_API_KEY' } } }",
+    );
+  });
+
   it('never replaces a replacement again, even when the id contains the token', () => {
     const names = toProviderNames('example-cloud');
     expect(replaceTokens('exampleCall example Example EXAMPLE', { names, packageName: 'x' })).toBe(

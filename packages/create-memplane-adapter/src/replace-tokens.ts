@@ -5,9 +5,10 @@ export const templatePackageName = '@memplane/adapter-template';
 
 /**
  * Literal strings that contain the token but must survive as they are. `.env.example`
- * is a conventional file name, not the provider's name.
+ * is a conventional file name and `configExample` a field of core's provider description
+ * (`src/provider.ts`), not the provider's name.
  */
-const protectedLiterals = ['.env.example'];
+export const protectedLiterals: readonly string[] = ['.env.example', 'configExample'];
 
 /** What the tokens of the template become. */
 export interface TokenReplacements {
@@ -23,7 +24,7 @@ export interface TokenReplacements {
  * - `EXAMPLE` becomes CONSTANT_CASE, `Example` PascalCase;
  * - `example` directly followed by an upper-case letter starts a camelCase identifier
  *   (`exampleCapabilities`), so it becomes camelCase; anywhere else it becomes the kebab id.
- * Protected literals such as `.env.example` are left alone.
+ * Protected literals such as `.env.example` and `configExample` are left alone.
  */
 export function replaceTokens(text: string, replacements: TokenReplacements): string {
   const { names } = replacements;

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { MemoryValidationError } from '@memplane/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTemplateDirectory } from './find-template-directory';
+import { protectedLiterals } from './replace-tokens';
 import { scaffoldAdapter, type ScaffoldAdapterResult } from './scaffold-adapter';
 
 const run = promisify(execFile);
@@ -51,7 +52,10 @@ function expectPackagesBuilt(): void {
   }
 }
 
-/** Runs the scaffold's own type check and vitest, and returns vitest's outcomes of the conformance suite. */
+/**
+ * Runs the scaffold's own type check and vitest, and returns vitest's outcomes of the conformance
+ * suite and of the provider description's tests (`src/provider.test.ts`).
+ */
 async function runScaffoldTests(directory: string, report: string, suiteName: string) {
   const typeCheck = await runInChild('npx', ['tsc', '--noEmit', '-p', directory], directory);
   expect(typeCheck.ok, typeCheck.output).toBe(true);
@@ -63,9 +67,16 @@ async function runScaffoldTests(directory: string, report: string, suiteName: st
   expect(tests.ok, tests.output).toBe(true);
   const results = JSON.parse(readFileSync(report, 'utf8')) as VitestJsonReport;
   expect(results.numFailedTests).toBe(0);
-  return results.testResults
-    .flatMap((file) => file.assertionResults)
-    .filter((outcome) => outcome.ancestorTitles.includes(`memplane conformance: ${suiteName}`));
+  const outcomes = results.testResults.flatMap((file) => file.assertionResults);
+  return {
+    conformance: outcomes.filter((outcome) => outcome.ancestorTitles.includes(`memplane conformance: ${suiteName}`)),
+    provider: outcomes.filter((outcome) => outcome.ancestorTitles.includes('the provider description')),
+  };
+}
+
+/** A scaffolded file's text without the literals the scaffolder keeps (`.env.example`, `configExample`). */
+function withoutProtectedLiterals(text: string): string {
+  return protectedLiterals.reduce((remaining, literal) => remaining.split(literal).join(''), text);
 }
 
 function fieldOf(call: () => unknown): string | undefined {
@@ -219,6 +230,8 @@ describe('scaffoldAdapter with the real template', () => {
         'src/acme-memory-adapter.ts',
         'src/acme-memory-client.ts',
         'src/acme-memory-adapter.conformance.test.ts',
+        'src/provider.ts',
+        'src/provider.test.ts',
       ]),
     );
     expect(
@@ -226,13 +239,16 @@ describe('scaffoldAdapter with the real template', () => {
     ).toEqual([]);
 
     const leftovers = result.files.flatMap((file) => {
-      const content = readFileSync(join(directory, file), 'utf8').split('.env.example').join('');
+      const content = withoutProtectedLiterals(readFileSync(join(directory, file), 'utf8'));
       return /example/i.test(content) || /example/i.test(file.replace('.env.example', '')) ? [file] : [];
     });
     expect(leftovers).toEqual([]);
 
     const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest).toMatchObject({ name: 'memplane-adapter-acme-memory', version: '0.1.0' });
+    expect(manifest).toHaveProperty(['exports', './provider', 'import', 'types'], './dist/provider.d.ts');
+    expect(readFileSync(join(directory, 'src', 'provider.ts'), 'utf8')).toContain("providerId: 'acme-memory'");
+    expect(readFileSync(join(directory, 'README.md'), 'utf8')).toContain('## Provider description: `memplane-adapter-acme-memory/provider`');
     expect(manifest).not.toHaveProperty('private');
     expect(readFileSync(join(directory, 'src', 'index.ts'), 'utf8')).toContain('export { createAcmeMemoryAdapter }');
     expect(readFileSync(join(directory, '.env.example'), 'utf8')).toContain('ACME_MEMORY_API_KEY=');
@@ -265,10 +281,12 @@ describe('scaffoldAdapter with the real template', () => {
     expect(readFileSync(join(directory, 'conformance-junit.xml'), 'utf8')).toContain('<testsuite name="conformance-entry.ts"');
   }, 180_000);
 
-  it('type-checks and passes its own tests, conformance included', async () => {
-    const conformance = await runScaffoldTests(directory, join(scratch, 'vitest-report.json'), 'acme-memory');
+  it('type-checks and passes its own tests, conformance and the provider description included', async () => {
+    const { conformance, provider } = await runScaffoldTests(directory, join(scratch, 'vitest-report.json'), 'acme-memory');
     expect(conformance.filter((outcome) => outcome.status === 'passed').length).toBeGreaterThan(50);
     expect(conformance.filter((outcome) => outcome.status === 'failed')).toEqual([]);
+    expect(provider.length).toBeGreaterThan(0);
+    expect(provider.filter((outcome) => outcome.status !== 'passed')).toEqual([]);
   }, 180_000);
 });
 
@@ -283,18 +301,20 @@ describe('scaffoldAdapter with the minimal template', () => {
   });
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it('writes one adapter file, its conformance test, the workflow and what runs them, every token replaced', () => {
+  it('writes one adapter file, its conformance test, its provider description, the workflow and what runs them, every token replaced', () => {
     expect(result.files).toEqual([
       '.github/workflows/conformance.yml',
       '.gitignore',
       'package.json',
       'src/acme-local-adapter.conformance.test.ts',
       'src/acme-local-adapter.ts',
+      'src/provider.test.ts',
+      'src/provider.ts',
       'tsconfig.json',
       'vitest.config.ts',
     ]);
     const leftovers = result.files.filter(
-      (file) => /example/i.test(file) || /example/i.test(readFileSync(join(directory, file), 'utf8')),
+      (file) => /example/i.test(file) || /example/i.test(withoutProtectedLiterals(readFileSync(join(directory, file), 'utf8'))),
     );
     expect(leftovers).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as Record<string, unknown>;
@@ -302,6 +322,7 @@ describe('scaffoldAdapter with the minimal template', () => {
       name: 'memplane-adapter-acme-local',
       version: '0.1.0',
       private: true,
+      exports: { '.': './src/acme-local-adapter.ts', './provider': './src/provider.ts' },
       scripts: { test: 'vitest run', 'type-check': 'tsc --noEmit' },
     });
     expect(readFileSync(join(directory, 'src', 'acme-local-adapter.ts'), 'utf8')).toContain(
@@ -310,9 +331,11 @@ describe('scaffoldAdapter with the minimal template', () => {
     expect(readFileSync(join(directory, '.github', 'workflows', 'conformance.yml'), 'utf8')).toContain('run: npm test');
   });
 
-  it('type-checks and passes the whole conformance suite out of the box', async () => {
-    const conformance = await runScaffoldTests(directory, join(scratch, 'vitest-report.json'), 'acme-local');
+  it('type-checks and passes the whole conformance suite and its provider description out of the box', async () => {
+    const { conformance, provider } = await runScaffoldTests(directory, join(scratch, 'vitest-report.json'), 'acme-local');
     expect(conformance.filter((outcome) => outcome.status === 'passed').length).toBeGreaterThan(50);
     expect(conformance.filter((outcome) => outcome.status === 'failed')).toEqual([]);
+    expect(provider.length).toBeGreaterThan(0);
+    expect(provider.filter((outcome) => outcome.status !== 'passed')).toEqual([]);
   }, 180_000);
 });

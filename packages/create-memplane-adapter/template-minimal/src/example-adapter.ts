@@ -71,7 +71,11 @@ export interface ExampleAdapterSettings {
   cursorSecret?: string | Uint8Array;
 }
 
-const settingsSchema = z.strictObject({
+/**
+ * The schema of {@link ExampleAdapterSettings}: what `createExampleAdapter` validates, and what
+ * `src/provider.ts` derives a binding's config from.
+ */
+export const exampleAdapterSettingsSchema = z.strictObject({
   store: z
     .custom<ExampleStore>(
       (value) => typeof value === 'object' && value !== null && (value as { records?: unknown }).records instanceof Map,
@@ -137,7 +141,7 @@ const cursorPositionSchema = z.strictObject({ after: z.number().int().nonnegativ
  * is checked against the requested scope here, before anything is returned.
  */
 export function createExampleAdapter(settings: ExampleAdapterSettings = {}): MemoryAdapter {
-  const valid = parseInput(settingsSchema, settings, 'Example adapter settings', 'settings');
+  const valid = parseInput(exampleAdapterSettingsSchema, settings, 'Example adapter settings', 'settings');
   const store = valid.store ?? createExampleStore();
   const cursors = createCursorCodec(valid.cursorSecret === undefined ? {} : { secret: valid.cursorSecret });
 
