@@ -1,7 +1,8 @@
 /**
  * The guides and the scaffold agree. A reader who ran `npm create memplane-adapter acme-memory`
  * (or `acme-local --minimal`) finds every file, function and workflow that docs/conformance-in-ci.md
- * and the scaffold and CI sections of docs/writing-an-adapter.md name, under the names they use:
+ * and the scaffold, CI and provider description sections of docs/writing-an-adapter.md name, under
+ * the names they use:
  * - every file the guides name in inline code (`conformance-entry.ts`, `src/<id>-client.ts`,
  *   `.github/workflows/conformance.yml`) is a file of one of the two scaffolds;
  * - every function they name in inline code that carries the provider id
@@ -21,8 +22,8 @@ import { extractCodeBlocks, relativeImports, repositoryRoot } from './docs-code-
 
 const ciGuide = 'docs/conformance-in-ci.md';
 const adapterGuide = 'docs/writing-an-adapter.md';
-/** The sections of the adapter guide about the scaffold and the CI; the others are about the contract. */
-const adapterGuideSections = [/^## 1\. Scaffold/, /^## 6\. Run the suite/];
+/** The sections of the adapter guide about the scaffold, the CI and the provider description; the others are about the contract. */
+const adapterGuideSections = [/^## 1\. Scaffold/, /^## 6\. Run the suite/, /^## 7\. Describe your provider/];
 
 const read = (document: string) => readFileSync(join(repositoryRoot, document), 'utf8');
 
@@ -86,7 +87,8 @@ const scaffolded = new Map<string, string>();
 
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'memplane-docs-scaffold-'));
-  for (const options of [{ name: 'acme-memory' }, { name: 'acme-local', minimal: true }]) {
+  // The package name of the guide's scaffold command, which the provider description names.
+  for (const options of [{ name: 'acme-memory', packageName: '@acme/memplane-adapter' }, { name: 'acme-local', minimal: true }]) {
     const result = scaffoldAdapter({ ...options, directory: join(scratch, options.name) });
     for (const file of result.files) {
       // A file both scaffolds write (the workflow, package.json) is compared with the full one's.
@@ -124,7 +126,7 @@ describe('the guides and the scaffold', () => {
       extractCodeBlocks(document, scaffoldText(document)).filter((block) => block.fileName !== undefined),
     );
     expect(blocks.map((block) => block.fileName)).toEqual(
-      expect.arrayContaining(['src/acme-memory-adapter.conformance.test.ts', 'conformance-entry.ts']),
+      expect.arrayContaining(['src/acme-memory-adapter.conformance.test.ts', 'conformance-entry.ts', 'src/provider.ts']),
     );
     for (const block of blocks) {
       const fileName = block.fileName ?? '';

@@ -6,12 +6,12 @@ import type { MemoryAdapter, RetryPolicy } from '@memplane/core';
 import { createMemoryAdapter } from '@memplane/memory';
 import { backendAt, faults } from './acme-memory-fake-server.js';
 
-/** Settings of the sample adapter, shaped as a hosted adapter's are. */
+/** Settings of the sample adapter, shaped as a hosted adapter's are: every one optional. */
 export interface AcmeMemoryAdapterSettings {
   /** The API key; the fake accepts any. */
-  apiKey: string;
+  apiKey?: string;
   /** Where the provider's API is. */
-  baseURL: string;
+  baseURL?: string;
   /** Overrides of the core retry policy; the fake never asks for a retry. */
   retry?: Partial<RetryPolicy>;
   /** The per-call timeout in milliseconds. */
@@ -22,5 +22,5 @@ export interface AcmeMemoryAdapterSettings {
 
 /** The sample adapter. */
 export function createAcmeMemoryAdapter(settings: AcmeMemoryAdapterSettings): MemoryAdapter {
-  return createMemoryAdapter({ store: backendAt(settings.baseURL), faults, timeoutMs: settings.timeoutMs ?? 50 });
+  return createMemoryAdapter({ store: backendAt(settings.baseURL ?? 'https://api.acme-memory.com'), faults, timeoutMs: settings.timeoutMs ?? 50 });
 }
