@@ -177,6 +177,3 @@ export {
 export { serviceRequestSchemas } from './service-request-schemas';
 
 export { VERSION } from './version';
-
-export { runMemoryServiceDemo, type MemoryServiceDemoOptions } from './demo/run-memory-service-demo';
-export { memoryServiceDemoCommand } from './demo/demo-command';

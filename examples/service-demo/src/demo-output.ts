@@ -1,5 +1,4 @@
-import type { MemoryBindingOperationCounts } from '../explorer/memory-explorer';
-import type { MemoryOperationEntry } from '../store/memory-service-records';
+import type { MemoryBindingOperationCounts, MemoryOperationEntry } from '@memplane/service';
 
 /** Where the demo writes its story. */
 export type DemoWriter = (text: string) => void;

@@ -2,11 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryError } from '@memplane/core';
-import type { MemoryActor } from '../actor/memory-actor';
-import type { MemoryCallContext } from '../runtime/call-context';
-import { createMemoryService } from '../service/create-memory-service';
-import { createSqliteMemoryServiceStore } from '../store/sqlite/sqlite-memory-service-store';
-import { createMemoryTools, type MemoryToolContext } from '../tools/memory-tools';
+import {
+  createMemoryService,
+  createMemoryTools,
+  createSqliteMemoryServiceStore,
+  type MemoryActor,
+  type MemoryCallContext,
+  type MemoryToolContext,
+} from '@memplane/service';
 import { countRows, lines, missingRowsNote, operationRows, section, table, type DemoWriter } from './demo-output';
 
 /** Options of {@link runMemoryServiceDemo}. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { memoryServiceDemoCommand } from './demo-command';
+import { runDemoCommand } from './demo-command';
 
 describe('the demo', () => {
   it('tells the whole story on the embedded default and keeps the companies apart', async () => {
     let stdout = '';
     let stderr = '';
-    const code = await memoryServiceDemoCommand.run([], { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+    const code = await runDemoCommand([], { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout).toMatch(/acme\/planner\s+default\s+markdown\s+company default/);
     expect(stdout).toMatch(/acme\/builder\s+builder-scratch\s+memory\s+agent override/);
@@ -29,8 +29,19 @@ describe('the demo', () => {
 
   it('refuses a missing folder argument', async () => {
     let stderr = '';
-    const code = await memoryServiceDemoCommand.run(['--data-directory'], { stdout: () => undefined, stderr: (text) => (stderr += text) });
+    const code = await runDemoCommand(['--data-directory'], { stdout: () => undefined, stderr: (text) => (stderr += text) });
     expect(code).toBe(2);
     expect(stderr).toContain('needs a folder');
+  });
+
+  it('prints its usage for --help and refuses an unknown argument, without starting the demo', async () => {
+    let stdout = '';
+    let stderr = '';
+    const output = { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text) };
+    expect(await runDemoCommand(['--help'], output)).toBe(0);
+    expect(stdout).toMatch(/^Usage: npm run demo/);
+    expect(await runDemoCommand(['--data-directory', 'somewhere', '--nope'], output)).toBe(2);
+    expect(stderr).toContain('unknown argument: --nope');
+    expect(stdout).not.toContain('memory service demo:');
   });
 });
