@@ -32,7 +32,7 @@ describe('runMemplaneCli', () => {
     const captured = captureOutput();
     expect(await runMemplaneCli(['--help'], captured.output)).toBe(0);
     expect(captured.stdout()).toMatch(/^Usage: memplane \[options\] \[command\]/);
-    for (const name of ['conformance', 'markdown', 'demo', 'help']) expect(captured.stdout()).toMatch(new RegExp(`^ {2}${name}\\b`, 'm'));
+    for (const name of ['conformance', 'markdown', 'serve', 'help']) expect(captured.stdout()).toMatch(new RegExp(`^ {2}${name}\\b`, 'm'));
   });
 
   it('exits 2 with the help on stderr when no command is given', async () => {
@@ -143,11 +143,11 @@ describe('runMemplaneCli', () => {
 });
 
 describe('commands of optional packages', () => {
-  it('lists markdown and demo on --help without loading them', async () => {
+  it('lists markdown on --help without loading it, and no demo (the demo is `npm run demo` in the repository)', async () => {
     const captured = captureOutput();
     await runMemplaneCli(['--help'], captured.output);
     expect(captured.stdout()).toMatch(/^ {2}markdown {2}/m);
-    expect(captured.stdout()).toMatch(/^ {2}demo {6}/m);
+    expect(captured.stdout()).not.toMatch(/^ {2}demo\b/m);
   });
 
   it('says which package to install when a command package is missing', async () => {
@@ -165,18 +165,6 @@ describe('commands of optional packages', () => {
     expect(await runMemplaneCli(['absent', '--help'], help.output, [missing])).toBe(0);
     expect(help.stdout()).toBe('Usage: memplane absent\n\nA command whose package is not installed.\nThe full usage comes with @memplane/absent: npm install @memplane/absent\n');
   });
-
-  it('prints the usage of memplane demo for --help and refuses an unknown option, without running the demo', async () => {
-    const help = captureOutput();
-    expect(await runMemplaneCli(['demo', '--help'], help.output)).toBe(0);
-    expect(help.stdout()).toMatch(/^Usage: memplane demo \[options\]/);
-    expect(help.stdout()).toContain('--data-directory <folder>');
-    expect(help.stdout()).not.toContain('memory service demo:');
-    const unknown = captureOutput();
-    expect(await runMemplaneCli(['demo', '--nope'], unknown.output)).toBe(2);
-    expect(unknown.stderr()).toMatch(/^memplane demo: error: unknown option '--nope'/);
-    expect(unknown.stdout()).toBe('');
-  }, 60_000);
 
   it('runs memplane markdown stats over an empty root', async () => {
     const root = mkdtempSync(join(tmpdir(), 'memplane-cli-markdown-'));

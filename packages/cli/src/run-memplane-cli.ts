@@ -1,7 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { agentCoreCommand } from './commands/agentcore-command';
 import { conformanceCommand } from './commands/conformance-command';
-import { demoCommand } from './commands/demo-command';
 import { markdownCommand } from './commands/markdown-command';
 import { mcpCommand } from './commands/mcp-command';
 import { serveCommand } from './commands/serve-command';
@@ -9,7 +8,7 @@ import type { CommandOutput, MemplaneCommand } from './memplane-command';
 import { VERSION } from './version';
 
 /** The subcommands `memplane` knows, in the order `--help` lists them. */
-export const memplaneCommands: MemplaneCommand[] = [conformanceCommand, markdownCommand, agentCoreCommand, mcpCommand, serveCommand, demoCommand];
+export const memplaneCommands: MemplaneCommand[] = [conformanceCommand, markdownCommand, agentCoreCommand, mcpCommand, serveCommand];
 
 const exitCodesHelp = `
 Run \`memplane <command> --help\` for the full usage of a command.
