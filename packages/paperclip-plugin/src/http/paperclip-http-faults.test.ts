@@ -146,7 +146,7 @@ describe('a proxy that echoes the token into problem details', () => {
     expect(handlerFailures(harness).map((entry) => entry.meta?.error)).toEqual(['MEMORY_CONFIGURATION: proxy saw Bearer [token]', 'MEMORY_CONFIGURATION: proxy saw Bearer [token]']);
     const health = await worker.plugin.definition.onHealth?.();
     expect(health).toMatchObject({ status: 'error', message: expect.stringContaining('proxy saw Bearer [token]') });
-    expect(token).toMatch(/^mps_.{16,}/);
+    expect(token).toMatch(/^mp[ks]_.{16,}/);
     expect(JSON.stringify([search, harness.logs, health])).not.toContain(token.slice(4));
   });
 });
@@ -168,7 +168,7 @@ describe('a revoked token', () => {
     expect(await worker.plugin.definition.onHealth?.()).toMatchObject({ status: 'error' });
     const issued = (await server?.tokens.list())?.[0];
     expect(issued?.revokedAt).toEqual(expect.any(String));
-    expect(JSON.stringify([after, harness.logs])).not.toMatch(/mps_[A-Za-z0-9_-]{8,}/);
+    expect(JSON.stringify([after, harness.logs])).not.toMatch(/mp[kst]_[A-Za-z0-9_-]{8,}/);
   });
 });
 

@@ -56,6 +56,18 @@ describe('the token scrubber', () => {
     expect(leaksInto(new MemoryConfigurationError({ message: 'fine', cause: cyclic }))).toBe(false);
   });
 
+  it('cuts a token of each prefix a memplane host issues or honours (mpk_ of the token store, mps_ and mpt_ imported from the old files)', () => {
+    const base64url = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'];
+    const tokens = fc.tuple(fc.constantFrom('mpk_', 'mps_', 'mpt_'), fc.string({ unit: fc.constantFrom(...base64url), minLength: 43, maxLength: 43 })).map(([prefix, tail]) => `${prefix}${tail}`);
+    fc.assert(
+      fc.property(tokens, (token) => {
+        const { text, leaksInto } = createTokenScrubber(token);
+        expect(text(`{"detail":"proxy saw Bearer ${token}"}`)).toBe('{"detail":"proxy saw Bearer [token]"}');
+        expect(leaksInto(new MemoryConfigurationError({ message: `Bearer ${token}` }))).toBe(true);
+      }),
+    );
+  });
+
   it('cuts nothing for an empty token', () => {
     const { text, value, leaksInto } = createTokenScrubber('');
     expect([text('abc'), value({ a: 'b' }), leaksInto(new MemoryConfigurationError({ message: 'x' }))]).toEqual(['abc', { a: 'b' }, false]);
