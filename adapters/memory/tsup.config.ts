@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
 import { libraryPreset } from '../../internal/tsconfig/tsup-preset';
 
-export default defineConfig(libraryPreset(process.cwd()));
+// `provider` is the description hosts register (`@memplane/memory/provider`).
+export default defineConfig(libraryPreset(process.cwd(), { entry: { index: 'src/index.ts', provider: 'src/provider.ts' } }));

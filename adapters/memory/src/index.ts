@@ -1,5 +1,5 @@
 export { createMemoryAdapter, memoryAdapterCapabilities } from './memory-adapter';
-export type { MemoryAdapterSettings } from './memory-settings';
+export { memoryAdapterSettingsSchema, type MemoryAdapterSettings } from './memory-settings';
 export {
   createMemoryStore,
   type MemoryRecordVersion,

@@ -42,8 +42,11 @@ export interface MemoryAdapterSettings {
   extractionPollsToFinish?: number;
 }
 
-/** The settings schema; unknown keys are refused so a misspelt setting is not silently ignored. */
-const memoryAdapterSettingsSchema = z.strictObject({
+/**
+ * The settings schema of {@link createMemoryAdapter}; unknown keys are refused so a misspelt
+ * setting is not silently ignored. The provider description derives its binding config from it.
+ */
+export const memoryAdapterSettingsSchema = z.strictObject({
   store: z.custom<MemoryStore>(isMemoryStore, 'must be a store made by createMemoryStore()').optional(),
   faults: z
     .custom<MemoryAdapterFaults>(isFaultSwitch, 'must be a fault switch made by createMemoryAdapterFaults()')
