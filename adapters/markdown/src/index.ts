@@ -1,5 +1,5 @@
 export { createMarkdownAdapter, type MarkdownAdapter, type MarkdownStats } from './markdown-adapter';
-export type { MarkdownAdapterSettings, MarkdownExtractionSettings, FusionMethod } from './markdown-settings';
+export { markdownAdapterSettingsSchema, type MarkdownAdapterSettings, type MarkdownExtractionSettings, type FusionMethod } from './markdown-settings';
 export type { MarkdownStoreEvent } from './markdown-events';
 export type { ReconcileReport } from './markdown-repository';
 export type { MarkdownWatcher, MarkdownWatchOptions } from './markdown-watch';

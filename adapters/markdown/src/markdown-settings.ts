@@ -81,7 +81,11 @@ export interface MarkdownExtractionSettings {
 
 const functionSchema = (what: string) => z.custom<(...values: never[]) => unknown>((value) => typeof value === 'function', `must be ${what}`);
 
-const settingsSchema = z.strictObject({
+/**
+ * The settings schema of {@link createMarkdownAdapter}; unknown keys are refused. The provider
+ * description (`@memplane/markdown/provider`) derives its binding config from it.
+ */
+export const markdownAdapterSettingsSchema = z.strictObject({
   root: z.string().min(1, 'must not be empty').refine((value) => !value.includes('\u0000'), 'must not contain NUL'),
   extractor: z
     .custom<MemoryExtractor>(
@@ -126,7 +130,7 @@ export interface ResolvedMarkdownSettings {
 
 /** Validates the settings; a bad one throws `MemoryValidationError` naming it, such as `settings.root`. */
 export function resolveMarkdownSettings(settings: MarkdownAdapterSettings): ResolvedMarkdownSettings {
-  const valid = parseInput(settingsSchema, settings, 'markdown adapter settings', 'settings');
+  const valid = parseInput(markdownAdapterSettingsSchema, settings, 'markdown adapter settings', 'settings');
   if (valid.extraction !== undefined && settings.extractor !== undefined) {
     throw new MemoryValidationError({
       target: 'markdown adapter settings',
