@@ -1,5 +1,6 @@
 import type { MemorySourceKind } from '@memplane/core';
-import type { MemoryOperationEntry, MemoryOperationQuery, MemoryServiceStore } from '@memplane/service';
+import type { MemoryOperationEntry, MemoryOperationQuery } from '@memplane/service';
+import type { MemoryServiceStore } from '@memplane/service/store';
 
 /**
  * The synthetic operation log of `npm run bench server`, written through the store's own

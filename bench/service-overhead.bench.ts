@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { defineMemoryAdapter, type MemoryAdapter, type MemoryScope, type MemorySnippet } from '@memplane/core';
 import { createMemoryAdapter } from '@memplane/memory';
-import { createMemoryService, createSqliteMemoryServiceStore, defaultOperationLogBatchSize, type MemoryService } from '@memplane/service';
+import { createMemoryService, defaultOperationLogBatchSize, type MemoryService } from '@memplane/service';
+import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
 import { formatNumber, median, percentile, type Benchmark, type BenchTable } from './bench-harness';
 
 const scope: MemoryScope = { companyId: 'acme', agentId: 'planner' };

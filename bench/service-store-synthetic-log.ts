@@ -132,7 +132,7 @@ export function sampleOperation(index: number): MemoryOperationEntry {
 
 /** The connection string of the machine's Postgres, started if needed, or why there is none. */
 export function ensurePostgres(): { url?: string; reason?: string } {
-  const script = fileURLToPath(new URL('../packages/service-postgres/scripts/ensure-postgres.sh', import.meta.url));
+  const script = fileURLToPath(new URL('../packages/service/scripts/ensure-postgres.sh', import.meta.url));
   try {
     const output = execFileSync('sh', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
     return { url: output.trim().split('\n').pop() };

@@ -2,15 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import {
-  createMemoryService,
-  createSqliteMemoryServiceStore,
-  defaultOperationLogBatchSize,
-  type MemoryOperationFilter,
-  type MemoryServiceStore,
-  type MemoryStorePageRequest,
-} from '@memplane/service';
-import { createPostgresMemoryServiceStore } from '@memplane/service-postgres';
+import { createMemoryService, defaultOperationLogBatchSize } from '@memplane/service';
+import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
+import type { MemoryOperationFilter, MemoryServiceStore, MemoryStorePageRequest } from '@memplane/service/store';
+import { createPostgresMemoryServiceStore } from '@memplane/service/postgres';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { formatNumber, median, percentile, type Benchmark, type BenchTable } from './bench-harness';

@@ -93,12 +93,20 @@ describe('packed packages', () => {
 
   it('a Postgres deployment installs without better-sqlite3 and says what to install for SQLite', () => {
     const project = join(workDirectory, 'postgres-only');
-    const chosen = withWorkspaceDependencies(['@memplane/service-postgres'], packages);
+    const chosen = withWorkspaceDependencies(['@memplane/service'], packages);
+    const servicePeers = packages.find((entry) => entry.name === '@memplane/service')?.manifest.peerDependencies ?? {};
     // Install scripts allowed, as npm's default: better-sqlite3 would compile here if it came along.
-    // @types/node as a TypeScript user has it; nothing for pg: what its declarations need comes with the package.
+    // pg and pg-boss as a Postgres user installs them (the service's optional peers); @types/node as
+    // a TypeScript user has it; nothing for pg's types: what its declarations need comes with the service.
     const install = installProject(
       project,
-      { name: 'postgres-only', private: true, type: 'module', devDependencies: { '@types/node': toolVersions['@types/node'] } },
+      {
+        name: 'postgres-only',
+        private: true,
+        type: 'module',
+        dependencies: { pg: servicePeers.pg ?? '*', 'pg-boss': servicePeers['pg-boss'] ?? '*' },
+        devDependencies: { '@types/node': toolVersions['@types/node'] },
+      },
       chosen,
       { scripts: true },
     );
@@ -110,22 +118,33 @@ describe('packed packages', () => {
     writeFileSync(
       join(project, 'check.mjs'),
       [
-        "import { createPostgresMemoryServiceStore } from '@memplane/service-postgres';",
-        "import { createSqliteMemoryServiceStore, MemoryMissingPackageError } from '@memplane/service';",
-        "console.log('postgres store:', typeof createPostgresMemoryServiceStore);",
+        "import { createPostgresMemoryServiceStore } from '@memplane/service/postgres';",
+        "import { createPgBossJobQueue } from '@memplane/service/pg-boss';",
+        "import { MemoryMissingPackageError } from '@memplane/service';",
+        "import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';",
+        "console.log('postgres store:', typeof createPostgresMemoryServiceStore, typeof createPgBossJobQueue);",
         'try { createSqliteMemoryServiceStore(); console.log("sqlite opened"); }',
         "catch (error) { console.log('sqlite:', MemoryMissingPackageError.isInstance(error), error.packageName, error.code); }",
       ].join('\n'),
     );
     const esm = run(process.execPath, ['check.mjs'], project);
-    expect(esm.output).toContain('postgres store: function');
+    expect(esm.output).toContain('postgres store: function function');
     expect(esm.output).toContain('sqlite: true better-sqlite3 MEMORY_CONFIGURATION');
-    const cjs = run(process.execPath, ['-e', "const s = require('@memplane/service'); try { s.createSqliteMemoryServiceStore() } catch (e) { console.log(e.packageName) }"], project);
+    const cjs = run(process.execPath, ['-e', "const s = require('@memplane/service/sqlite'); try { s.createSqliteMemoryServiceStore() } catch (e) { console.log(e.packageName) }"], project);
     expect(cjs.output.trim()).toBe('better-sqlite3');
 
     // The type declarations expose pg's types: they resolve with no @types/pg of the user's
     // own and with skipLibCheck off, as a strict project compiles (TS7016 on 'pg' otherwise).
-    writeFileSync(join(project, 'types.ts'), "import { createPostgresMemoryServiceStore } from '@memplane/service-postgres';\nexport const store = createPostgresMemoryServiceStore;\n");
+    writeFileSync(
+      join(project, 'types.ts'),
+      [
+        "import { createPostgresMemoryServiceStore } from '@memplane/service/postgres';",
+        "import { createPgBossJobQueue } from '@memplane/service/pg-boss';",
+        'export const store = createPostgresMemoryServiceStore;',
+        'export const queue = createPgBossJobQueue;',
+        '',
+      ].join('\n'),
+    );
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { ...nodenextTsconfig.compilerOptions, skipLibCheck: false }, files: ['types.ts'] }, null, 2),

@@ -1,16 +1,7 @@
 import { defineProject } from 'vitest/config';
 import { workspaceSourceAliases } from '../../vitest.shared';
 
-const source = (path: string) => new URL(`../../${path}`, import.meta.url).pathname;
-
-// The --postgres test loads @memplane/service-postgres, which imports the service's store support: both from source too.
-const mcpSourceAliases: Record<string, string> = {
-  '@memplane/service/store-support': source('packages/service/src/store-support.ts'),
-  '@memplane/service-postgres': source('packages/service-postgres/src/index.ts'),
-  ...workspaceSourceAliases,
-};
-
 export default defineProject({
-  resolve: { alias: mcpSourceAliases },
+  resolve: { alias: workspaceSourceAliases },
   test: { name: 'mcp', include: ['src/**/*.test.ts'] },
 });

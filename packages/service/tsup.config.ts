@@ -4,9 +4,10 @@ import { libraryPreset } from '../../internal/tsconfig/tsup-preset';
 const preset = libraryPreset(process.cwd());
 
 export default defineConfig([
-  // The store support is a subpath of its own: what store packages share, kept out of the main entry.
+  // Each store and the pg-boss queue have an entry point of their own, so a project installs only
+  // the driver it uses; the store interface is a subpath for store authors.
   // shims: the CommonJS build needs `import.meta.url` to load the optional better-sqlite3 lazily.
-  { ...preset, entry: ['src/index.ts', 'src/store-support.ts'], shims: true },
+  { ...preset, entry: ['src/index.ts', 'src/sqlite.ts', 'src/postgres.ts', 'src/pg-boss.ts', 'src/store.ts'], shims: true },
   {
     ...preset,
     entry: ['src/testing.ts'],

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hydrationBlockOpen, memplaneMiddleware, memplaneTools, type MemplaneMiddlewareEvent } from '@memplane/ai-sdk';
-import { createMemoryService, createSqliteMemoryServiceStore } from '@memplane/service';
+import { createMemoryService } from '@memplane/service';
+import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
 import { generateText, stepCountIs, wrapLanguageModel, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 

@@ -5,11 +5,11 @@ import { MemoryError } from '@memplane/core';
 import {
   createMemoryService,
   createMemoryTools,
-  createSqliteMemoryServiceStore,
   type MemoryActor,
   type MemoryCallContext,
   type MemoryToolContext,
 } from '@memplane/service';
+import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
 import { countRows, lines, missingRowsNote, operationRows, section, table, type DemoWriter } from './demo-output';
 
 /** Options of {@link runMemoryServiceDemo}. */

@@ -100,7 +100,7 @@ function buildProgram(commandName: string, output: McpCommandOutput, ran: (work:
     .addOption(new Option('--transport <kind>', 'stdio or http').choices(['stdio', 'http']).env('MEMPLANE_MCP_TRANSPORT').default('stdio'))
     .addOption(dataDirOption())
     .addOption(new Option('--config <file>', 'a JSON file of bindings applied at start').env('MEMPLANE_CONFIG'))
-    .addOption(new Option('--postgres <url>', 'keep the service in Postgres (needs @memplane/service-postgres)').env('MEMPLANE_POSTGRES_URL'))
+    .addOption(new Option('--postgres <url>', 'keep the service in Postgres (needs pg installed)').env('MEMPLANE_POSTGRES_URL'))
     .addOption(new Option('--postgres-schema <name>', 'the Postgres schema of the tables (default memplane)').env('MEMPLANE_POSTGRES_SCHEMA'));
   for (const field of boundScopeFields) {
     const { flag, variables } = scopeFieldSources[field];

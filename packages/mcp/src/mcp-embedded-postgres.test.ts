@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { reachTestPostgres } from '../../service-postgres/src/test-support/reach-test-postgres';
+import { reachTestPostgres } from '../../service/src/test-support/postgres/reach-test-postgres';
 import { ensureDefaultBinding } from './mcp-bindings-config';
 import { openEmbeddedService } from './mcp-embedded-service';
 import { connectInProcess } from './test-support/mcp-test-service';
 
-// The Postgres server of @memplane/service-postgres's tests: started when stopped, or MEMPLANE_TEST_POSTGRES_URL.
+// The Postgres server of @memplane/service's tests: started when stopped, or MEMPLANE_TEST_POSTGRES_URL.
 const server = reachTestPostgres();
 
 describe.skipIf(server.url === undefined)(`memplane-mcp --postgres${server.reason === undefined ? '' : ` (skipped: ${server.reason})`}`, () => {

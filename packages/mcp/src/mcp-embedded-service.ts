@@ -8,7 +8,7 @@ export interface EmbeddedServiceOptions {
   dataDirectory: string;
   /** A config file of bindings (JSON) applied at start. */
   configFile?: string;
-  /** A Postgres connection string: the store goes to Postgres (needs `@memplane/service-postgres`) instead of SQLite. */
+  /** A Postgres connection string: the store goes to Postgres (needs `pg` installed) instead of SQLite. */
   postgresUrl?: string;
   /** The Postgres schema of the store's tables. Default `memplane`. */
   postgresSchema?: string;

@@ -8,7 +8,7 @@ import { startMemplaneServer, type RunningMemplaneServer } from './start-memplan
 export interface ServeMemplaneOptions {
   /** The data folder: SQLite, markdown memory, the cursor secret and the token file. Default `.memplane`. */
   dataDirectory: string;
-  /** A Postgres connection string: the service's store goes there (needs `@memplane/service-postgres`). */
+  /** A Postgres connection string: the service's store goes there (needs `pg` installed). */
   databaseUrl?: string;
   /** The Postgres schema of the store's tables. Default `memplane`. */
   databaseSchema?: string;

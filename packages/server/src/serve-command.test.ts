@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { reachTestPostgres } from '../../service-postgres/src/test-support/reach-test-postgres';
+import { reachTestPostgres } from '../../service/src/test-support/postgres/reach-test-postgres';
 import { createServeCommand } from './serve-command';
 
 function captureOutput() {
@@ -101,7 +101,7 @@ describe('memplane serve on the data folder', () => {
   });
 });
 
-// The Postgres server of @memplane/service-postgres's tests: started when stopped, or MEMPLANE_TEST_POSTGRES_URL.
+// The Postgres server of @memplane/service's tests: started when stopped, or MEMPLANE_TEST_POSTGRES_URL.
 const server = reachTestPostgres();
 
 describe.skipIf(server.url === undefined)(`memplane serve --database-url${server.reason === undefined ? '' : ` (skipped: ${server.reason})`}`, () => {

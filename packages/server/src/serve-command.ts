@@ -126,7 +126,7 @@ function buildProgram(commandName: string, output: ServeCommandOutput, hooks: Se
     .addOption(new Option('--host <address>', 'the address to bind').env('MEMPLANE_SERVER_HOST').default('127.0.0.1'))
     .addOption(new Option('--port <number>', 'the port (0 picks a free one)').env('MEMPLANE_SERVER_PORT').argParser(integer(0, 65535, 'a port number')).default(4680))
     .addOption(dataDirOption())
-    .addOption(new Option('--database-url <url>', 'keep the service in Postgres (needs @memplane/service-postgres)').env('MEMPLANE_DATABASE_URL'))
+    .addOption(new Option('--database-url <url>', 'keep the service in Postgres (needs pg installed)').env('MEMPLANE_DATABASE_URL'))
     .addOption(new Option('--database-schema <name>', 'the Postgres schema of the tables (default memplane)').env('MEMPLANE_DATABASE_SCHEMA'))
     .addOption(tokenFileOption())
     .addOption(new Option('--max-body-bytes <bytes>', 'the largest request body (default 1048576)').argParser(integer(1024, 64 * 1024 * 1024, 'a size in bytes')))

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Makes a PostgreSQL server ready for the tests and benchmarks of @memplane/service-postgres, and
+# Makes a PostgreSQL server ready for the tests and benchmarks of @memplane/service (and the engine), and
 # prints its connection string on the last line of stdout. Idempotent: safe to run again, and by
 # several processes at once.
 #

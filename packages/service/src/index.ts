@@ -116,46 +116,22 @@ export type { MemoryJobHandler, MemoryJobKind, MemoryJobQueue, MemoryJobRequest,
 export { createInProcessJobQueue, type InProcessJobQueueSettings } from './queue/in-process-job-queue';
 export type { MemoryServiceWorker, MemoryServiceWorkerOptions } from './service/memory-service-worker';
 
-export type { MemoryServiceStore } from './store/memory-service-store';
-export type { MemoryRecordPlacement, MemoryRecordRegistryStore, MemoryRegisteredRecord } from './store/memory-record-registry-store';
-export type { MemoryDeliveryClaim, MemoryDeliveryKeyStore } from './store/memory-delivery-key-store';
 export { defaultProviderDeadlineMs, type MemoryProviderDeadlines } from './runtime/provider-deadline';
 export { defaultAgentReadReach, type MemoryAgentIdentityPolicy, type MemoryAgentReadReach } from './runtime/agent-identity';
-export type {
-  MemoryAccountingStore,
-  MemoryBindingCaps,
-  MemoryCostEventFilter,
-  MemoryFinanceEventFilter,
-} from './store/memory-accounting-store';
-export type {
-  MemoryBindingUsage,
-  MemoryCostEventEntry,
-  MemoryCostFilter,
-  MemoryCostGrouping,
-  MemoryCostGroupTotals,
-  MemoryCountedRecord,
-  MemoryFinanceEventEntry,
-  MemoryFinanceEventKind,
-  MemoryOperationMetricsRow,
-} from './store/memory-accounting-records';
+// The entries a service user reads through the explorer and the cost ledger. The store
+// interface, its method groups and the rest of its records are `@memplane/service/store`.
+export type { MemoryCostEventEntry, MemoryCostGrouping, MemoryFinanceEventEntry, MemoryFinanceEventKind } from './store/memory-accounting-records';
 export type {
   MemoryActivityAction,
   MemoryActivityEntry,
   MemoryActivitySubjectType,
   MemoryExtractionJobEntry,
-  MemoryExtractionJobFilter,
   MemoryHookDeliveryEntry,
-  MemoryHookDeliveryFilter,
   MemoryHookDeliveryStatus,
-  MemoryOperationCount,
   MemoryOperationEntry,
-  MemoryOperationFilter,
   MemoryOperationStatus,
   MemoryOperationType,
-  MemoryStorePage,
-  MemoryStorePageRequest,
 } from './store/memory-service-records';
-export { createSqliteMemoryServiceStore, type SqliteMemoryServiceStoreSettings } from './store/sqlite/sqlite-memory-service-store';
 export { dataFolderCursorSecret, loadPostgresMemoryServiceStore } from './data-folder/data-folder-service';
 export {
   applyDeclaredCompanyBindings,
@@ -164,7 +140,6 @@ export {
   type DeclaredMemoryBinding,
 } from './data-folder/apply-company-bindings';
 export { isKnownCompany, unknownCompanyError } from './data-folder/known-company';
-export { sqliteMigrations, type SqliteMigration } from './store/sqlite/sqlite-migrations';
 export { dataFolderSqliteFileName, openDataFolderService, type DataFolderServiceOptions } from './data-folder/open-data-folder-service';
 export {
   openHashedTokenFile,

@@ -1,7 +1,9 @@
+/**
+ * `@memplane/service/postgres`: the service's store on PostgreSQL (node-postgres), with versioned
+ * migrations. A subpath of its own, so only projects that use it need `pg` installed.
+ */
 export {
   createPostgresMemoryServiceStore,
   type PostgresMemoryServiceStoreSettings,
-} from './store/postgres-memory-service-store';
-export { applyPostgresMigrations, postgresMigrations, type PostgresMigration } from './store/postgres-migrations';
-export { createPgBossJobQueue, type PgBossJobQueueSettings } from './queue/pg-boss-job-queue';
-export { VERSION } from './version';
+} from './store/postgres/postgres-memory-service-store';
+export { applyPostgresMigrations, postgresMigrations, type PostgresMigration } from './store/postgres/postgres-migrations';

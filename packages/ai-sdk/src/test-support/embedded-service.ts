@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { UnsupportedCapabilityError, type MemoryAdapter } from '@memplane/core';
 import {
   createMemoryService,
-  createSqliteMemoryServiceStore,
   type MemoryProviderFactory,
   type MemoryService,
   type MemoryServiceSettings,
 } from '@memplane/service';
+import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
 
 /** A company admin of the test company. */
 export const acmeAdmin = { actor: { kind: 'company', companyId: 'acme', userId: 'admin', role: 'admin' } } as const;

@@ -1,4 +1,5 @@
-import { createMemoryService, createSqliteMemoryServiceStore, type MemoryService } from '@memplane/service';
+import { createMemoryService, type MemoryService } from '@memplane/service';
+import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

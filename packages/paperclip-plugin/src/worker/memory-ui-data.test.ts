@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryService, createSqliteMemoryServiceStore, type MemoryService } from '@memplane/service';
+import { createMemoryService, type MemoryService } from '@memplane/service';
+import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
 import { createTestHarness, type TestHarness } from '@paperclipai/plugin-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import manifest from '../manifest';

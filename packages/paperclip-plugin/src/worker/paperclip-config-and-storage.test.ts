@@ -40,9 +40,9 @@ describe('config changes', () => {
   });
 });
 
-// The Postgres server of @memplane/service-postgres's tests: started when stopped, or MEMPLANE_TEST_POSTGRES_URL.
+// The Postgres server of @memplane/service's tests: started when stopped, or MEMPLANE_TEST_POSTGRES_URL.
 function postgresUrl(): { url?: string; reason?: string } {
-  const script = fileURLToPath(new URL('../../../service-postgres/scripts/ensure-postgres.sh', import.meta.url));
+  const script = fileURLToPath(new URL('../../../service/scripts/ensure-postgres.sh', import.meta.url));
   try {
     const lines = execFileSync('sh', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }).trim().split('\n');
     return { url: lines.at(-1) };

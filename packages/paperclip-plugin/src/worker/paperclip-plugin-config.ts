@@ -40,7 +40,7 @@ const storageSchema = z.strictObject({
    * host starts the worker without HOME). Set it explicitly in production.
    */
   dataDirectory: z.string().min(1).max(4096).optional(),
-  /** Postgres instead of SQLite (needs `@memplane/service-postgres`): the connection string as a Paperclip secret reference. */
+  /** Postgres instead of SQLite (needs `pg` installed): the connection string as a Paperclip secret reference. */
   postgres: z.strictObject({ connectionString: paperclipSecretRefSchema, schema: identifierSchema.optional() }).optional(),
 });
 

@@ -5,11 +5,11 @@ import { join, resolve } from 'node:path';
 import { MemoryConfigurationError } from '@memplane/core';
 import {
   createMemoryService,
-  createSqliteMemoryServiceStore,
   dataFolderCursorSecret,
   loadPostgresMemoryServiceStore,
   type MemoryServiceSettings,
 } from '@memplane/service';
+import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
 import { createHttpMemoryService, type HttpServiceLog } from '../http/memplane-http-service';
 import { createHttpTransport, type HostFetch } from '../http/memplane-http-transport';
 import type { PaperclipPluginConfig } from './paperclip-plugin-config';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryConfigurationError } from '@memplane/core';
+import { isMissingPackage, MemoryMissingPackageError } from '../errors/memory-missing-package-error';
 import { privateFileMode, tightenFileMode } from '../security/private-file-mode';
 import type { MemoryServiceStore } from '../store/memory-service-store';
 
@@ -29,21 +30,17 @@ export async function dataFolderCursorSecret(dataDirectory: string): Promise<str
 }
 
 /**
- * A Postgres store from `@memplane/service-postgres`, loaded on first use so hosts on SQLite
- * never install it. A missing package fails with `MemoryConfigurationError` saying what to install.
+ * The Postgres store (`@memplane/service/postgres`), loaded on first use so hosts on SQLite
+ * never load `pg`, an optional peer. A missing `pg` fails with `MemoryMissingPackageError`
+ * naming it; any other load failure with `MemoryConfigurationError`.
  */
 export async function loadPostgresMemoryServiceStore(connectionString: string, schema?: string): Promise<MemoryServiceStore> {
-  const specifier = '@memplane/service-postgres';
-  let module: { createPostgresMemoryServiceStore(settings: { connectionString: string; schema?: string }): MemoryServiceStore };
+  let module: typeof import('../store/postgres/postgres-memory-service-store');
   try {
-    module = (await import(specifier)) as typeof module;
+    module = await import('../store/postgres/postgres-memory-service-store');
   } catch (cause) {
-    const code = (cause as { code?: unknown } | null)?.code;
-    const missing = (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((cause as Error).message).includes(specifier);
-    throw new MemoryConfigurationError({
-      message: missing ? `Postgres needs ${specifier}: npm install ${specifier}` : `${specifier} could not be loaded`,
-      cause,
-    });
+    if (isMissingPackage(cause, 'pg')) throw new MemoryMissingPackageError({ packageName: 'pg', feature: 'The Postgres store', cause });
+    throw new MemoryConfigurationError({ message: 'The Postgres store could not be loaded', cause });
   }
   return module.createPostgresMemoryServiceStore({ connectionString, ...(schema === undefined ? {} : { schema }) });
 }

@@ -10,7 +10,7 @@ import { dataFolderCursorSecret, loadPostgresMemoryServiceStore } from './data-f
 export interface DataFolderServiceOptions {
   /** The data folder: the SQLite file, markdown memory, the cursor secret, token files. Created (mode 0700) when missing. */
   dataDirectory: string;
-  /** A Postgres connection string: the store goes to Postgres (needs `@memplane/service-postgres`) instead of SQLite. */
+  /** A Postgres connection string: the store goes to Postgres (needs the optional peer `pg`) instead of SQLite. */
   postgresUrl?: string;
   /** The Postgres schema of the store's tables. Default `memplane`. */
   postgresSchema?: string;

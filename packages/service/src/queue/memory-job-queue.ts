@@ -34,7 +34,7 @@ export type MemoryJobHandler = (job: MemoryQueuedJob) => Promise<void>;
 /**
  * A job queue: where the service puts hook deliveries, extraction polls and retention passes,
  * and where workers take them. The in-process queue (`createInProcessJobQueue`, the default)
- * runs them in the service's own process; `@memplane/service-postgres` has a durable one that
+ * runs them in the service's own process; `@memplane/service/pg-boss` has a durable one that
  * several worker processes share. Delivery is at least once: a job whose worker died may run
  * again, and the service's handlers are written for that.
  */

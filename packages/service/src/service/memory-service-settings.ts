@@ -86,7 +86,7 @@ export interface MemoryServiceSettings {
   /**
    * Where hook deliveries queued with `hooks.enqueue`, extraction polls and retention passes go.
    * Default: an in-process queue (`createInProcessJobQueue()`) whose worker runs in this service.
-   * Pass a durable queue (`createPgBossJobQueue` from `@memplane/service-postgres`) to share the
+   * Pass a durable queue (`createPgBossJobQueue` from `@memplane/service/pg-boss`) to share the
    * work between worker processes, each calling `service.startWorker()`.
    */
   queue?: MemoryJobQueue;

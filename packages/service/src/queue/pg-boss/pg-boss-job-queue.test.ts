@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { waitForDatabaseCondition } from '../test-support/database-condition';
-import { describeWithPostgres, dropSchemas, uniqueSchemaName } from '../test-support/postgres-test-database';
-import { startWorkerProcess, type TestWorkerProcess } from '../test-support/worker-processes';
-import type { MemoryJobQueue, MemoryQueuedJob } from '@memplane/service';
+import { waitForDatabaseCondition } from '../../test-support/postgres/database-condition';
+import { describeWithPostgres, dropSchemas, uniqueSchemaName } from '../../test-support/postgres/postgres-test-database';
+import { startWorkerProcess, type TestWorkerProcess } from '../../test-support/postgres/worker-processes';
+import type { MemoryJobQueue, MemoryQueuedJob } from '../memory-job-queue';
 import { createPgBossJobQueue } from './pg-boss-job-queue';
 
 interface RunRow {

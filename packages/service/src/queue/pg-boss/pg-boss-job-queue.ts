@@ -1,9 +1,9 @@
 import { MemoryConfigurationError, parseInput } from '@memplane/core';
-import type { MemoryJobHandler, MemoryJobKind, MemoryJobQueue, MemoryJobRequest, MemoryQueuedJob } from '@memplane/service';
+import type { MemoryJobHandler, MemoryJobKind, MemoryJobQueue, MemoryJobRequest, MemoryQueuedJob } from '../memory-job-queue';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import { z } from 'zod';
-import { toStoreError } from '../store/postgres-connection';
+import { toStoreError } from '../../store/postgres/postgres-connection';
 import { createIdleWait } from './idle-wait';
 
 /** Settings of {@link createPgBossJobQueue}. Give `connectionString` or `pool`. */

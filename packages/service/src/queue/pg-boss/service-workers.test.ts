@@ -1,11 +1,11 @@
-import { createMemoryService, type MemoryService } from '@memplane/service';
+import { createMemoryService, type MemoryService } from '../../service/create-memory-service';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { createPostgresMemoryServiceStore } from '../store/postgres-memory-service-store';
-import { waitForDatabaseCondition } from '../test-support/database-condition';
-import { describeWithPostgres, dropSchemas, uniqueSchemaName } from '../test-support/postgres-test-database';
-import { createSharedTable, sharedTableProvider } from '../test-support/shared-table-provider';
-import { startWorkerProcess, type TestWorkerProcess } from '../test-support/worker-processes';
+import { createPostgresMemoryServiceStore } from '../../store/postgres/postgres-memory-service-store';
+import { waitForDatabaseCondition } from '../../test-support/postgres/database-condition';
+import { describeWithPostgres, dropSchemas, uniqueSchemaName } from '../../test-support/postgres/postgres-test-database';
+import { createSharedTable, sharedTableProvider } from '../../test-support/postgres/shared-table-provider';
+import { startWorkerProcess, type TestWorkerProcess } from '../../test-support/postgres/worker-processes';
 import { createPgBossJobQueue } from './pg-boss-job-queue';
 
 const admin = { actor: { kind: 'company', companyId: 'acme', userId: 'admin' } } as const;

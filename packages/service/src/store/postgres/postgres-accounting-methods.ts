@@ -1,23 +1,9 @@
-import type { MemoryCostFilter, MemoryCostGrouping } from '@memplane/service';
-import {
-  costEventColumns,
-  costEventValues,
-  eventFilterQuery,
-  eventSummarySql,
-  financeEventColumns,
-  financeEventValues,
-  groupingExpression,
-  jsonParsedCodec,
-  operationFilterQuery,
-  operationMetricsSql,
-  postgresDialect,
-  rowToCostEvent,
-  rowToFinanceEvent,
-  rowToGroupTotals,
-  rowToMetrics,
-  type StoreRow,
-  type MemoryStoreAccountingMethods,
-} from '@memplane/service/store-support';
+import type { MemoryCostFilter, MemoryCostGrouping } from '../memory-accounting-records';
+import { costEventColumns, costEventValues, financeEventColumns, financeEventValues, groupingExpression, rowToCostEvent, rowToFinanceEvent, rowToGroupTotals, rowToMetrics } from '../support/accounting-rows';
+import { eventFilterQuery, operationFilterQuery, postgresDialect } from '../support/store-filters';
+import { eventSummarySql, operationMetricsSql } from '../support/accounting-sql';
+import { jsonParsedCodec, type StoreRow } from '../support/store-row-codec';
+import type { MemoryStoreAccountingMethods } from '../memory-store-method-groups';
 import { batchInsertSql, batchParametersOf } from './postgres-batch-insert';
 import { storeCall } from './postgres-binding-methods';
 import type { PostgresConnection } from './postgres-connection';

@@ -1,7 +1,7 @@
-import { createMemoryService } from '@memplane/service';
+import { createMemoryService } from '../../service/create-memory-service';
 import { afterAll, it } from 'vitest';
-import { checkActorFilter } from '../../../service/src/testing/actor-filter-scenario';
-import { describeWithPostgres, dropSchemas, uniqueSchemaName } from '../test-support/postgres-test-database';
+import { checkActorFilter } from '../../testing/actor-filter-scenario';
+import { describeWithPostgres, dropSchemas, uniqueSchemaName } from '../../test-support/postgres/postgres-test-database';
 import { createPostgresMemoryServiceStore } from './postgres-memory-service-store';
 
 describeWithPostgres('explorer: the operations an actor called (Postgres store)', (url) => {

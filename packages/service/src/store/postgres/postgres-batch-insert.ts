@@ -1,4 +1,4 @@
-import type { StoreColumn, StoreColumnType } from '@memplane/service/store-support';
+import type { StoreColumn, StoreColumnType } from '../support/store-row-codec';
 
 const arrayTypes: Record<StoreColumnType, string> = {
   text: 'text[]',

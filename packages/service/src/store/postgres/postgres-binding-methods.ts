@@ -1,17 +1,9 @@
 import { MemoryConflictError, MemoryValidationError } from '@memplane/core';
-import type { MemoryActivityEntry } from '@memplane/service';
+import type { MemoryActivityEntry } from '../memory-service-records';
 import { constraintOf, sqlStateOf, toStoreError, type PostgresConnection, type Queryable } from './postgres-connection';
-import {
-  activityColumns,
-  activityValues,
-  bindingColumns,
-  bindingValues,
-  jsonParsedCodec,
-  rowToBinding as toBinding,
-  rowToTarget,
-  type StoreRow,
-  type MemoryStoreBindingMethods,
-} from '@memplane/service/store-support';
+import { activityColumns, activityValues, bindingColumns, bindingValues, rowToBinding as toBinding, rowToTarget } from '../support/binding-rows';
+import { jsonParsedCodec, type StoreRow } from '../support/store-row-codec';
+import type { MemoryStoreBindingMethods } from '../memory-store-method-groups';
 import { batchInsertSql, batchParametersOf } from './postgres-batch-insert';
 
 type Row = StoreRow;

@@ -1,4 +1,4 @@
-import type { MemoryDeliveryClaim, MemoryDeliveryKeyStore } from '@memplane/service';
+import type { MemoryDeliveryClaim, MemoryDeliveryKeyStore } from '../memory-delivery-key-store';
 import { storeCall } from './postgres-binding-methods';
 import type { PostgresConnection } from './postgres-connection';
 

@@ -1,23 +1,9 @@
-import {
-  countOperationsSql,
-  deliveryColumns,
-  deliveryFilterQuery,
-  deliveryValues,
-  equalityQuery,
-  jobColumns,
-  jobFilterQuery,
-  jobValues,
-  jsonParsedCodec,
-  operationFilterQuery,
-  postgresDialect,
-  rowToActivity,
-  rowToDelivery,
-  rowToJob,
-  rowToOperation,
-  rowToOperationCount,
-  type StoreRow,
-  type MemoryStoreLogMethods,
-} from '@memplane/service/store-support';
+import { countOperationsSql, deliveryFilterQuery, equalityQuery, jobFilterQuery, operationFilterQuery, postgresDialect } from '../support/store-filters';
+import { deliveryColumns, deliveryValues, jobColumns, jobValues, rowToDelivery, rowToJob } from '../support/job-rows';
+import { jsonParsedCodec, type StoreRow } from '../support/store-row-codec';
+import { rowToActivity } from '../support/binding-rows';
+import { rowToOperation, rowToOperationCount } from '../support/operation-rows';
+import type { MemoryStoreLogMethods } from '../memory-store-method-groups';
 import { batchInsertSql, batchParametersOf } from './postgres-batch-insert';
 import { storeCall } from './postgres-binding-methods';
 import type { PostgresConnection } from './postgres-connection';

@@ -1,8 +1,9 @@
 import { MemoryError } from '@memplane/core';
-import { createStoreFixtures, describeMemoryServiceStoreSuite } from '@memplane/service/testing';
+import { createStoreFixtures } from '../../testing/store-fixtures';
+import { describeMemoryServiceStoreSuite } from '../../testing/memory-service-store-suite';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeWithPostgres, dropSchemas, uniqueSchemaName } from '../test-support/postgres-test-database';
+import { describeWithPostgres, dropSchemas, uniqueSchemaName } from '../../test-support/postgres/postgres-test-database';
 import { createPostgresConnection } from './postgres-connection';
 import { createPostgresMemoryServiceStore } from './postgres-memory-service-store';
 import { applyPostgresMigrations, postgresMigrations } from './postgres-migrations';

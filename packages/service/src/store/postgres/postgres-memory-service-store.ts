@@ -1,5 +1,5 @@
 import { parseInput } from '@memplane/core';
-import type { MemoryServiceStore } from '@memplane/service';
+import type { MemoryServiceStore } from '../memory-service-store';
 import type pg from 'pg';
 import { z } from 'zod';
 import { createPostgresAccountingMethods } from './postgres-accounting-methods';

@@ -1,5 +1,6 @@
-import type { MemoryOperationEntry, MemoryOperationFilter } from '@memplane/service';
-import { bindValue, copyFilterQuery, operationColumns, writeOperationValues, type StoreFilterQuery } from '@memplane/service/store-support';
+import type { MemoryOperationEntry, MemoryOperationFilter } from '../memory-service-records';
+import { bindValue, copyFilterQuery, type StoreFilterQuery } from '../support/store-filters';
+import { operationColumns, writeOperationValues } from '../support/operation-rows';
 import { batchInsertSql, batchParameters } from './postgres-batch-insert';
 import type { PostgresConnection, Queryable } from './postgres-connection';
 

@@ -1,9 +1,9 @@
-import type { MemoryOperationEntry, MemoryOperationFilter } from '@memplane/service';
-import { createStoreFixtures } from '@memplane/service/testing';
+import type { MemoryOperationEntry, MemoryOperationFilter } from '../memory-service-records';
+import { createStoreFixtures } from '../../testing/store-fixtures';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkOperationPagingAgainstPlainFilter } from '../../../service/src/testing/operation-paging-property';
-import { describeWithPostgres, dropSchemas, uniqueSchemaName } from '../test-support/postgres-test-database';
+import { checkOperationPagingAgainstPlainFilter } from '../../testing/operation-paging-property';
+import { describeWithPostgres, dropSchemas, uniqueSchemaName } from '../../test-support/postgres/postgres-test-database';
 import { createPostgresConnection } from './postgres-connection';
 import { createPostgresMemoryServiceStore } from './postgres-memory-service-store';
 import { applyPostgresMigrations, postgresMigrations } from './postgres-migrations';

@@ -1,5 +1,6 @@
-import type { MemoryStorePage, MemoryStorePageRequest } from '@memplane/service';
-import { bindValue, copyFilterQuery, type StoreFilterQuery, type StoreRow } from '@memplane/service/store-support';
+import type { MemoryStorePage, MemoryStorePageRequest } from '../memory-service-records';
+import { bindValue, copyFilterQuery, type StoreFilterQuery } from '../support/store-filters';
+import type { StoreRow } from '../support/store-row-codec';
 import type { PostgresConnection } from './postgres-connection';
 
 /** Reads one keyset page of a filtered log table: newest first by position, `after` excluded. */

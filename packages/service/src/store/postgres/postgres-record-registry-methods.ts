@@ -1,5 +1,5 @@
 import type { MemoryScope } from '@memplane/core';
-import type { MemoryRecordRegistryStore, MemoryRegisteredRecord } from '@memplane/service';
+import type { MemoryRecordRegistryStore, MemoryRegisteredRecord } from '../memory-record-registry-store';
 import { storeCall } from './postgres-binding-methods';
 import type { PostgresConnection } from './postgres-connection';
 

@@ -1,5 +1,6 @@
-import type { MemoryBindingUsage } from '@memplane/service';
-import { operationFilterQuery, postgresDialect, type MemoryStoreUsageMethods } from '@memplane/service/store-support';
+import type { MemoryBindingUsage } from '../memory-accounting-records';
+import { operationFilterQuery, postgresDialect } from '../support/store-filters';
+import type { MemoryStoreUsageMethods } from '../memory-store-method-groups';
 import { storeCall } from './postgres-binding-methods';
 import type { PostgresConnection, Queryable } from './postgres-connection';
 import type { OperationHours } from './postgres-operation-hours';

@@ -1,6 +1,6 @@
 import type { MemoryCostFilter, MemoryCostGrouping } from '../memory-accounting-records';
 import type { MemoryCostEventFilter, MemoryFinanceEventFilter } from '../memory-accounting-store';
-import type { MemoryStoreAccountingMethods } from '../support/store-method-groups';
+import type { MemoryStoreAccountingMethods } from '../memory-store-method-groups';
 import {
   costEventColumns,
   costEventValues,

@@ -1,4 +1,4 @@
-import type { MemoryStoreLogMethods } from '../support/store-method-groups';
+import type { MemoryStoreLogMethods } from '../memory-store-method-groups';
 import { deliveryColumns, deliveryValues, jobColumns, jobValues, rowToDelivery, rowToJob } from '../support/job-rows';
 import { rowToActivity } from '../support/binding-rows';
 import { operationColumns, rowToOperation, rowToOperationCount, writeOperationValues } from '../support/operation-rows';

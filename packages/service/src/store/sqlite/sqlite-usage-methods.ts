@@ -1,5 +1,5 @@
 import type { MemoryBindingUsage } from '../memory-accounting-records';
-import type { MemoryStoreUsageMethods } from '../support/store-method-groups';
+import type { MemoryStoreUsageMethods } from '../memory-store-method-groups';
 import { operationValues } from '../support/operation-rows';
 import { operationFilterQuery, sqliteDialect } from '../support/store-filters';
 import type { SqliteConnection } from './sqlite-connection';

@@ -12,7 +12,7 @@ declare module 'vitest' {
   }
 }
 
-const ensureScript = fileURLToPath(new URL('../../scripts/ensure-postgres.sh', import.meta.url));
+const ensureScript = fileURLToPath(new URL('../../../scripts/ensure-postgres.sh', import.meta.url));
 
 /**
  * Runs `scripts/ensure-postgres.sh` once per test run: it starts the machine's cluster when it is
@@ -31,6 +31,6 @@ export default function setup(project: TestProject): void {
     const reason = typeof stderr === 'string' && stderr.trim() !== '' ? stderr.trim() : error instanceof Error ? error.message : String(error);
     project.provide('postgresUrl', undefined);
     project.provide('postgresUnavailableReason', reason);
-    process.stderr.write(`\n[service-postgres] Postgres tests will be skipped: ${reason}\n`);
+    process.stderr.write(`\n[postgres] Postgres tests will be skipped: ${reason}\n`);
   }
 }

@@ -5,7 +5,7 @@
  * `meetWorkers` makes a worker's first job wait until that many workers have each started one,
  * so every worker provably takes part.
  */
-import { createPgBossJobQueue } from '../queue/pg-boss-job-queue';
+import { createPgBossJobQueue } from '../../queue/pg-boss/pg-boss-job-queue';
 import { createTestWorker } from './worker-process-support';
 
 const test = createTestWorker('queue worker');

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
  * connection string. Without one, `reason` says why, for a test that skips visibly.
  */
 export function reachTestPostgres(): { url?: string; reason?: string } {
-  const script = fileURLToPath(new URL('../../scripts/ensure-postgres.sh', import.meta.url));
+  const script = fileURLToPath(new URL('../../../scripts/ensure-postgres.sh', import.meta.url));
   try {
     const lines = execFileSync('sh', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }).trim().split('\n');
     return { url: lines.at(-1) };

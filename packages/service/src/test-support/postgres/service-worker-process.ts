@@ -8,9 +8,9 @@
  * have each started one, so every worker provably takes part. It knows the `shared-table`
  * provider, whose records every worker shares (see shared-table-provider.ts).
  */
-import { createMemoryService } from '@memplane/service';
-import { createPgBossJobQueue } from '../queue/pg-boss-job-queue';
-import { createPostgresMemoryServiceStore } from '../store/postgres-memory-service-store';
+import { createMemoryService } from '../../service/create-memory-service';
+import { createPgBossJobQueue } from '../../queue/pg-boss/pg-boss-job-queue';
+import { createPostgresMemoryServiceStore } from '../../store/postgres/postgres-memory-service-store';
 import { sharedTableProvider } from './shared-table-provider';
 import { createTestWorker } from './worker-process-support';
 

@@ -7,7 +7,7 @@
  * worker's call hang before it writes (a slow provider).
  */
 import type { MemoryAdapter } from '@memplane/core';
-import type { MemoryProviderFactory } from '@memplane/service';
+import type { MemoryProviderDefinition } from '@memplane/core';
 import pg from 'pg';
 
 /** Creates the provider's table. */
@@ -16,7 +16,7 @@ export async function createSharedTable(client: pg.Client, table: string): Promi
 }
 
 /** The provider factory, writing into `table` as `worker`; `onWrite` is told after each write. */
-export function sharedTableProvider(url: string, table: string, worker: string, onWrite: () => Promise<void> = async () => undefined): MemoryProviderFactory & { close(): Promise<void> } {
+export function sharedTableProvider(url: string, table: string, worker: string, onWrite: () => Promise<void> = async () => undefined): MemoryProviderDefinition & { close(): Promise<void> } {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   let sequence = 0;
   const capabilities = { metadataFilter: true };

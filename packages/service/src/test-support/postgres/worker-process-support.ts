@@ -5,7 +5,7 @@
  * stop when the test asks for it.
  */
 import pg from 'pg';
-import type { PgBossJobQueueSettings } from '../queue/pg-boss-job-queue';
+import type { PgBossJobQueueSettings } from '../../queue/pg-boss/pg-boss-job-queue';
 import { waitForDatabaseCondition } from './database-condition';
 
 /** One test worker process, set up from the environment the test gave it. */

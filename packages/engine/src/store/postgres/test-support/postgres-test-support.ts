@@ -10,13 +10,13 @@ declare module 'vitest' {
   }
 }
 
-// The server, the skip and the schema helpers are the ones `@memplane/service-postgres` tests use
+// The server, the skip and the schema helpers are the ones the Postgres tests of `@memplane/service` use
 // (the engine shares its global setup), so both packages skip and clean up the same way.
 export {
   describeWithPostgres,
   dropSchemas,
   uniqueSchemaName,
-} from '../../../../../service-postgres/src/test-support/postgres-test-database';
+} from '../../../../../service/src/test-support/postgres/postgres-test-database';
 
 let shared: Promise<PGlite> | undefined;
 

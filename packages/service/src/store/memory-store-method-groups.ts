@@ -1,9 +1,10 @@
-import type { MemoryAccountingStore } from '../memory-accounting-store';
-import type { MemoryServiceStore } from '../memory-service-store';
+import type { MemoryAccountingStore } from './memory-accounting-store';
+import type { MemoryServiceStore } from './memory-service-store';
 
 /*
- * The groups of store methods that each store builds in its own module. Both the SQLite store
- * and @memplane/service-postgres split their methods this way, so the groups are named once.
+ * The groups of store methods that each store builds in its own module. The SQLite and the
+ * Postgres store split their methods this way, and a store of your own may too: the groups are
+ * named once, here, and published from `@memplane/service/store`.
  */
 
 /** Bindings, their targets and resolution. */

@@ -1,4 +1,0 @@
-import { defineConfig } from 'tsup';
-import { libraryPreset } from '../../internal/tsconfig/tsup-preset';
-
-export default defineConfig(libraryPreset(process.cwd()));
