@@ -1,10 +1,12 @@
 /**
  * `@memplane/service/store`: what a store author implements. `MemoryServiceStore` is the
  * interface the service keeps its state behind; the method groups split it the way the SQLite
- * and Postgres stores build it; the record types are what it keeps. The shared suite that every
- * store must pass is `describeMemoryServiceStoreSuite` from `@memplane/service/testing`.
+ * and Postgres stores build it; the record types are what it keeps, the host's token table
+ * included. The shared suite that every store must pass is `describeMemoryServiceStoreSuite`
+ * from `@memplane/service/testing`.
  */
 export type { MemoryServiceStore } from './store/memory-service-store';
+export { memoryTokenRoles, memoryTokenStoreMethods, type MemoryTokenRow, type MemoryTokenStore } from './store/memory-token-store';
 export type {
   MemoryStoreAccountingMethods,
   MemoryStoreBindingMethods,

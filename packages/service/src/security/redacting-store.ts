@@ -22,7 +22,8 @@ const redactedArguments: Partial<Record<keyof MemoryServiceStore, readonly numbe
  * The store as the service uses it: every write of log-like data (activity, operations, hook
  * deliveries, extraction jobs, cost and finance events, the prune's own entry) goes through the
  * redactor first, so no resolved secret value reaches a table, whatever path produced the text.
- * Reads and every other method pass through unchanged.
+ * Reads and every other method pass through unchanged, the token table's included: a token's
+ * hash must stay the hash a request is matched by, and its row holds no provider or caller text.
  */
 export function createRedactingStore(store: MemoryServiceStore, redactor: SecretRedactor): MemoryServiceStore {
   const wrapped = new Map<PropertyKey, unknown>();

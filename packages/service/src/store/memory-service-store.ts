@@ -14,6 +14,7 @@ import type {
 import type { MemoryAccountingStore } from './memory-accounting-store';
 import type { MemoryRecordRegistryStore } from './memory-record-registry-store';
 import type { MemoryDeliveryKeyStore } from './memory-delivery-key-store';
+import type { MemoryTokenStore } from './memory-token-store';
 
 /**
  * Where the service keeps its control-plane and audit state: bindings, targets, the activity
@@ -30,9 +31,10 @@ import type { MemoryDeliveryKeyStore } from './memory-delivery-key-store';
  * - pages are newest first, by a position that only grows, and never skip or repeat an entry
  *   that exists for the whole walk;
  * - cost, finance, metrics, usage and retention follow {@link MemoryAccountingStore};
- * - the registry of written handles follows {@link MemoryRecordRegistryStore}.
+ * - the registry of written handles follows {@link MemoryRecordRegistryStore};
+ * - the host's bearer tokens follow {@link MemoryTokenStore}: read from the database on every call.
  */
-export interface MemoryServiceStore extends MemoryAccountingStore, MemoryRecordRegistryStore, MemoryDeliveryKeyStore {
+export interface MemoryServiceStore extends MemoryAccountingStore, MemoryRecordRegistryStore, MemoryDeliveryKeyStore, MemoryTokenStore {
   /** A short name of the implementation, such as `sqlite`. */
   readonly kind: string;
   /** Brings the schema to the latest version. Idempotent; the service calls it once at start. */

@@ -4,16 +4,26 @@ import { describeStoreCostRules, describeStoreUsageRules } from './store-suite-a
 import { describeStoreBindingRules } from './store-suite-bindings';
 import { describeStoreLogRules } from './store-suite-logs';
 import { describeStoreRegistryRules } from './store-suite-registry';
+import { describeStoreTokenRules } from './store-suite-tokens';
 
 /** Options of {@link describeMemoryServiceStoreSuite}. */
 export interface MemoryServiceStoreSuiteOptions {
   /** Creates a fresh, empty store for each test. The suite migrates it and closes it. */
   createStore: () => MemoryServiceStore | Promise<MemoryServiceStore>;
+  /**
+   * Opens another instance of the store on the database of the store `createStore` made last
+   * (another connection, as a second process opens it); the suite migrates it and closes it.
+   * The rules that need two instances (a token revoked through one is refused by the other at
+   * once) run only when it is given, and are reported skipped otherwise.
+   */
+  openSecondInstance?: () => MemoryServiceStore | Promise<MemoryServiceStore>;
 }
 
 /** Gives each test a fresh migrated store and closes it afterwards. */
 export interface StoreUnderTest {
   readonly store: MemoryServiceStore;
+  /** A second instance on the same database, when the store has one. */
+  readonly openSecondInstance?: () => MemoryServiceStore | Promise<MemoryServiceStore>;
 }
 
 /**
@@ -22,7 +32,8 @@ export interface StoreUnderTest {
  * isolation of every read, the operation log (round trip, filters, counts, keyset pages that
  * never skip or repeat), hook deliveries and extraction jobs; cost and finance events and their
  * summaries, metrics read from the operation log, binding usage under caps (concurrent
- * reservations included) and log retention.
+ * reservations included), log retention, and the token table (unique ids and hashes, oldest
+ * first, one revocation, seen at once by a second instance on the same database).
  *
  * @example
  * ```ts
@@ -37,6 +48,7 @@ export function describeMemoryServiceStoreSuite(name: string, options: MemorySer
         if (current === undefined) throw new TypeError('The store is only available inside a test.');
         return current;
       },
+      ...(options.openSecondInstance === undefined ? {} : { openSecondInstance: options.openSecondInstance }),
     };
 
     beforeEach(async () => {
@@ -60,6 +72,7 @@ export function describeMemoryServiceStoreSuite(name: string, options: MemorySer
     describeStoreCostRules(subject);
     describeStoreUsageRules(subject);
     describeStoreRegistryRules(subject);
+    describeStoreTokenRules(subject);
 
     it('refuses calls after close', async () => {
       const store = await options.createStore();

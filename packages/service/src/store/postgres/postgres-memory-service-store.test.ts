@@ -18,7 +18,11 @@ describeWithPostgres('Postgres store', (url) => {
   const storeIn = (schema: string) => createPostgresMemoryServiceStore({ connectionString: url, schema, maxConnections: 3 });
   afterAll(() => dropSchemas(url, schemas));
 
-  describeMemoryServiceStoreSuite('postgres', { createStore: () => storeIn(schemaFor('suite')) });
+  // A second instance opens the schema of the store made last, as another process would.
+  describeMemoryServiceStoreSuite('postgres', {
+    createStore: () => storeIn(schemaFor('suite')),
+    openSecondInstance: () => storeIn(schemas.at(-1)!),
+  });
 
   describe('Postgres store specifics', () => {
     it('keeps everything across reopenings', async () => {

@@ -12,6 +12,7 @@ import { createPostgresPager } from './postgres-pages';
 import { createPostgresUsageMethods } from './postgres-usage-methods';
 import { createPostgresRecordRegistryMethods } from './postgres-record-registry-methods';
 import { createPostgresDeliveryKeyMethods } from './postgres-delivery-key-methods';
+import { createPostgresTokenMethods } from './postgres-token-methods';
 
 /** Settings of {@link createPostgresMemoryServiceStore}. Give `connectionString` or `pool`. */
 export interface PostgresMemoryServiceStoreSettings {
@@ -70,5 +71,6 @@ export function createPostgresMemoryServiceStore(settings: PostgresMemoryService
     ...createPostgresUsageMethods(connection, table, hours),
     ...createPostgresRecordRegistryMethods(connection, table),
     ...createPostgresDeliveryKeyMethods(connection, table),
+    ...createPostgresTokenMethods(connection, table),
   };
 }

@@ -319,6 +319,24 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX memory_operations_actor ON {schema}.memory_operations (company_id, actor_id, position);
     `,
   },
+  {
+    version: 8,
+    name: 'the bearer tokens of the host',
+    sql: `
+      -- One row per token, kept as the SHA-256 of the token, never the token. Looked up by hash
+      -- on every request, so the hash is unique (and indexed); a revocation is one column set once.
+      CREATE TABLE {schema}.memory_tokens (
+        id text COLLATE "C" PRIMARY KEY,
+        hash text COLLATE "C" NOT NULL UNIQUE,
+        role text NOT NULL CHECK (role IN ('operator', 'admin', 'agent')),
+        grant_json json NOT NULL,
+        label text,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz,
+        revoked_at timestamptz
+      );
+    `,
+  },
 ];
 
 /** Quotes an identifier for SQL. The store only accepts schema names that need no escaping, but quoting keeps case. */

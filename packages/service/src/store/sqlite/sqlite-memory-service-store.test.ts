@@ -13,8 +13,10 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 let files = 0;
 
 describeMemoryServiceStoreSuite('sqlite in memory', { createStore: () => createSqliteMemoryServiceStore() });
+// A second instance opens the file of the store made last, as another process would.
 describeMemoryServiceStoreSuite('sqlite file', {
   createStore: () => createSqliteMemoryServiceStore({ filename: join(directory, `store-${(files += 1)}.db`) }),
+  openSecondInstance: () => createSqliteMemoryServiceStore({ filename: join(directory, `store-${files}.db`) }),
 });
 
 describe('SQLite store specifics', () => {

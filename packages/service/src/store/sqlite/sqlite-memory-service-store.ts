@@ -10,6 +10,7 @@ import { createSqliteLogMethods, insertRowsSql } from './sqlite-log-methods';
 import { createSqliteUsageMethods } from './sqlite-usage-methods';
 import { createSqliteRecordRegistryMethods } from './sqlite-record-registry-methods';
 import { createSqliteDeliveryKeyMethods } from './sqlite-delivery-key-methods';
+import { createSqliteTokenMethods } from './sqlite-token-methods';
 import { applySqliteMigrations } from './sqlite-migrations';
 import { activityColumns, activityValues, bindingColumns, bindingValues, rowToBinding as toBinding, rowToTarget } from '../support/binding-rows';
 import { jsonAsTextCodec, type StoreRow } from '../support/store-row-codec';
@@ -236,6 +237,7 @@ export function createSqliteMemoryServiceStore(settings: SqliteMemoryServiceStor
     ...createSqliteUsageMethods(connection),
     ...createSqliteRecordRegistryMethods(connection),
     ...createSqliteDeliveryKeyMethods(connection),
+    ...createSqliteTokenMethods(connection),
   };
   return store;
 }

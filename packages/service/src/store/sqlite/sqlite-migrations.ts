@@ -312,6 +312,25 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       CREATE INDEX memory_operations_actor ON memory_operations (company_id, actor_id, position, actor_kind, operation, status, binding_id, source_kind);
     `,
   },
+  {
+    version: 7,
+    name: 'the bearer tokens of the host',
+    sql: `
+      -- One row per token, kept as the SHA-256 of the token, never the token. Looked up by hash
+      -- on every request, so the hash is unique (and indexed); a revocation is one column set once.
+      -- Times are ISO 8601 text in one form (the store normalises them), so text order is time order.
+      CREATE TABLE memory_tokens (
+        id TEXT PRIMARY KEY,
+        hash TEXT NOT NULL UNIQUE,
+        role TEXT NOT NULL CHECK (role IN ('operator', 'admin', 'agent')),
+        grant_json TEXT NOT NULL,
+        label TEXT,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        revoked_at TEXT
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**
