@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'conformance', 'adapters/*', 'examples/service-demo', 'bench', 'scripts'],
+    projects: ['packages/*', 'conformance', 'adapters/*', 'internal/fixture-provider', 'examples/service-demo', 'bench', 'scripts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });

@@ -22,6 +22,8 @@ export const workspaceSourceAliases: Record<string, string> = {
   '@memplane/markdown/provider': `${root}adapters/markdown/src/provider.ts`,
   '@memplane/markdown/cli': `${root}adapters/markdown/src/cli.ts`,
   '@memplane/markdown': `${root}adapters/markdown/src/index.ts`,
+  '@memplane-fixtures/notebook-provider/provider': `${root}internal/fixture-provider/src/provider.ts`,
+  '@memplane-fixtures/notebook-provider': `${root}internal/fixture-provider/src/index.ts`,
   '@memplane/service/testing': `${root}packages/service/src/testing.ts`,
   '@memplane/service/sqlite': `${root}packages/service/src/sqlite.ts`,
   '@memplane/service/postgres': `${root}packages/service/src/postgres.ts`,

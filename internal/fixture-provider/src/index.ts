@@ -1,0 +1,7 @@
+export {
+  createNotebookAdapter,
+  notebookAdapterKey,
+  notebookAdapterSettingsSchema,
+  notebookCapabilities,
+  type NotebookAdapterSettings,
+} from './notebook-adapter';
