@@ -28,22 +28,14 @@ export {
 export type { SecretEnvironmentAllowList, SecretResolver } from './bindings/secret-reference';
 export { MemoryBindingRefusedError, type MemoryBindingRefusalRule } from './errors/memory-binding-refused-error';
 export { MemoryMissingPackageError } from './errors/memory-missing-package-error';
-export { officialProviderEndpoints, type MemoryDestinationPolicy } from './security/provider-destinations';
+export type { MemoryDestinationPolicy } from './security/provider-destinations';
 export { redactedText } from './security/secret-redactor';
 export type { MemoryProviderRegistration } from './providers/register-provider';
 export type { MemoryControlPlane } from './control/memory-control-plane';
 export type { CreateMemoryBindingInput, MemoryBindingTargetInput, UpdateMemoryBindingInput } from './control/binding-input';
 
-export type {
-  MemoryProviderBuildContext,
-  MemoryProviderCheckContext,
-  MemoryProviderConfigDescription,
-  MemoryProviderDescription,
-  MemoryProviderFactory,
-  MemoryProviderOrigin,
-} from './providers/memory-provider-factory';
-export { markdownProviderFactory, memoryProviderFactory } from './providers/built-in-providers';
-export { hostedProviderPackages, type HostedProviderPackage, type ProviderModuleLoader } from './providers/hosted-providers';
+export type { MemoryProviderConfigDescription, MemoryProviderDescription, MemoryProviderOrigin } from './providers/memory-provider-description';
+export { loadProviderPackage, type LoadProviderPackageOptions } from './providers/load-provider-package';
 
 export type { MemoryRuntime } from './runtime/memory-runtime';
 export type { MemoryServiceResult } from './runtime/record-operations';

@@ -1,4 +1,5 @@
 import { MemoryConflictError, MemoryValidationError } from '@memplane/core';
+import { provider as mem0Provider } from '@memplane/mem0/provider';
 import { createMemoryAdapter } from '@memplane/memory';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryBindingNotFoundError } from '../errors/memory-binding-not-found-error';
@@ -13,6 +14,7 @@ describe('control plane', () => {
   beforeEach(async () => {
     environment = { ACME_MARKDOWN_SECRET: 'a-cursor-secret-of-some-length' };
     ({ service, cleanUp } = await createTestService({
+      providers: [mem0Provider],
       environment,
       secretEnvironment: { acme: ['ACME_MARKDOWN_SECRET', 'MISSING_VARIABLE', 'ROTATED_SECRET_LATER'] },
     }));

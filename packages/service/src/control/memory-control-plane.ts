@@ -16,7 +16,7 @@ import { MemoryBindingNotFoundError } from '../errors/memory-binding-not-found-e
 import { MemoryBindingRefusedError } from '../errors/memory-binding-refused-error';
 import { readPage, type MemoryExplorerPage } from '../explorer/explorer-pages';
 import { authorizeCompany } from '../policy/authorize-company';
-import type { MemoryProviderConfigDescription, MemoryProviderDescription } from '../providers/memory-provider-factory';
+import type { MemoryProviderConfigDescription, MemoryProviderDescription } from '../providers/memory-provider-description';
 import type { MemoryCallContext } from '../runtime/call-context';
 import type { ServiceInternals } from '../service/service-internals';
 import { checkBindingConfig } from '../providers/binding-rules';
@@ -80,13 +80,14 @@ export function createMemoryControlPlane(internals: ServiceInternals, context: M
     after: unknown,
   ): MemoryActivityEntry => activityEntry(internals, context.actor, companyId, action, subject, before, after);
   async function capabilitiesOf(draft: MemoryBinding): Promise<{ capabilities: MemoryAdapterCapabilities; adapter?: MemoryAdapter }> {
-    const factory = registry.require(draft.providerId);
-    await checkBindingConfig(internals.bindingRules, draft, factory);
-    if (factory.configSchema !== undefined) parseInput(factory.configSchema, draft.config, 'binding config', 'config');
-    // The operator's secret rules, for this company: refused references never reach a build.
+    const definition = registry.require(draft.providerId);
+    await checkBindingConfig(internals.bindingRules, draft, definition);
+    // The operator's secret rules, for this company, before the config's shape: a reference the
+    // company may not read is refused (and logged as such) wherever the config puts it, and
+    // refused references never reach a build.
     internals.redactor.add(await checkSecretReferences(draft.config, internals.bindingRules.secrets, { companyId: draft.companyId, bindingKey: draft.key }));
-    const declared = factory.capabilities ?? (await factory.loadCapabilities?.());
-    if (declared !== undefined) return { capabilities: { ...declared } };
+    if (definition.configSchema !== undefined) parseInput(definition.configSchema, draft.config, 'binding config', 'config');
+    if (definition.capabilities !== undefined) return { capabilities: structuredClone(definition.capabilities) };
     // Building the adapter checks the config end to end (secrets included) before anything is saved.
     const adapter = await internals.adapters.build(draft);
     return { capabilities: { ...adapter.capabilities }, adapter };

@@ -1,13 +1,12 @@
-import { defineMemoryAdapter, type MemoryUsage } from '@memplane/core';
+import { defineMemoryAdapter, type MemoryUsage, type MemoryProviderDefinition } from '@memplane/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
-import type { MemoryProviderFactory } from '../providers/memory-provider-factory';
 import type { MemoryService } from '../service/create-memory-service';
 import { actors, as, bindCompanyDefault, createTestService } from '../test-support/service-test-support';
 import type { MemoryCostEvent } from '../runtime/usage-attribution';
 
 /** A provider whose every call reports the usage it is given, the way a metered hosted provider does. */
-function meteredProvider(usage: MemoryUsage[]): MemoryProviderFactory {
+function meteredProvider(usage: MemoryUsage[]): MemoryProviderDefinition {
   const adapter = defineMemoryAdapter({
     key: 'metered',
     capabilities: {},

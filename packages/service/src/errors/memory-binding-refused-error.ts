@@ -10,12 +10,16 @@ export type MemoryBindingRefusalRule =
   | 'secret.resolver'
   /** A provider endpoint that is not on the operator's allow-list. */
   | 'destination'
-  /** A markdown root outside the company's folder, or reached through a symbolic link. */
-  | 'markdown.root';
+  /**
+   * The folder of a provider that keeps files (its description's `localRootField`, such as
+   * markdown's `root`) outside the company's folder, reached through a symbolic link, or asked
+   * for by a service without a data directory.
+   */
+  | 'local.root';
 
 /**
  * The operator's policy refuses a binding config: a secret reference the company may not use,
- * an endpoint off the allow-list, or a markdown root outside the company's folder. It is a
+ * an endpoint off the allow-list, or a local provider's root outside the company's folder. It is a
  * `MemoryValidationError` (code `MEMORY_VALIDATION`, `field` such as `config.baseURL`), so
  * nothing was saved and no provider was called; `rule` says which policy refused. The message
  * names the field and the rule, never a secret value.

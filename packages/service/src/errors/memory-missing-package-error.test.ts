@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryConfigurationError } from '@memplane/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { importMarkdownPackage } from '../providers/built-in-providers';
 import { loadSqliteDriver } from '../store/sqlite/sqlite-driver';
 import { isMissingPackage, MemoryMissingPackageError } from './memory-missing-package-error';
 
@@ -30,12 +29,6 @@ describe('optional packages', () => {
     expect((error as Error).message).toContain('npm install better-sqlite3');
   });
 
-  it('the markdown provider without @memplane/markdown names the package to install', async () => {
-    const failure = importMarkdownPackage(async (name) => requireFromEmptyProject(name));
-    await expect(failure).rejects.toSatisfy(MemoryMissingPackageError.isInstance);
-    await expect(failure).rejects.toMatchObject({ packageName: '@memplane/markdown', message: expect.stringContaining('npm install @memplane/markdown') });
-  });
-
   it('a package that is installed but cannot load is not reported as missing', () => {
     const broken = () => {
       throw new Error('The module was compiled against a different Node.js version (NODE_MODULE_VERSION 115).');
@@ -51,8 +44,7 @@ describe('optional packages', () => {
     expect(isMissingPackage(own, 'better-sqlite3')).toBe(true);
   });
 
-  it('with the packages installed, the real ones load', async () => {
+  it('with the package installed, the real one loads', () => {
     expect(typeof loadSqliteDriver()).toBe('function');
-    expect(typeof (await importMarkdownPackage()).createMarkdownAdapter).toBe('function');
   });
 });

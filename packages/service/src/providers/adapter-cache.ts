@@ -41,17 +41,19 @@ export function createAdapterCache(options: {
   const everyAdapter = new Set<Promise<MemoryAdapter>>();
 
   async function build(binding: MemoryBinding): Promise<MemoryAdapter> {
-    const factory = options.registry.get(binding.providerId);
-    if (factory === undefined) {
+    const definition = options.registry.get(binding.providerId);
+    if (definition === undefined) {
       throw new MemoryConfigurationError({
         message: `Binding "${binding.key}" names provider "${binding.providerId}", which is not registered.`,
       });
     }
-    // The operator's rules apply at every build, so a narrowed allow-list fails closed.
-    const { checkDestination: _check, ...context } = await checkBindingConfig(options.rules, binding, factory);
+    // The operator's rules apply at every build, so a narrowed allow-list (or a folder swapped
+    // for a link) fails closed.
+    const { context: checkContext, overrides } = await checkBindingConfig(options.rules, binding, definition);
+    const { checkDestination: _check, ...context } = checkContext;
     const resolved = await resolveSecrets(binding.config, options.rules.secrets, { companyId: binding.companyId, bindingKey: binding.key });
     options.rules.redactor.add(resolved.values);
-    const adapter = await factory.create(resolved.config, context);
+    const adapter = await definition.create({ ...resolved.config, ...overrides }, context);
     if (typeof adapter !== 'object' || adapter === null || typeof adapter.query !== 'function') {
       throw new MemoryConfigurationError({ message: `Provider "${binding.providerId}" did not return a MemoryAdapter.` });
     }

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
+import type { MemoryProviderCheckContext, MemoryProviderDefinition } from '@memplane/core';
 import type { MemoryBinding } from '../bindings/memory-binding';
 import { assertNoPlainSecrets, type SecretSources } from '../bindings/secret-reference';
 import { checkConfigDestinations, type DestinationCheck } from '../security/provider-destinations';
 import type { SecretRedactor } from '../security/secret-redactor';
-import type { MemoryProviderCheckContext, MemoryProviderFactory } from './memory-provider-factory';
+import { checkDestination, checkRequiredFields, confineLocalRoot } from './declared-field-checks';
 
 /** The operator's rules every binding config is held to, at creation and at every adapter build. */
 export interface BindingRules {
@@ -22,7 +23,7 @@ function safeSegment(value: string): string {
   return encodeURIComponent(value).replace(/\./g, '%2E');
 }
 
-/** The folders and the destination check a factory sees for a binding. */
+/** The folders and the destination check a provider sees for a binding. */
 export function checkContextOf(rules: BindingRules, binding: Pick<MemoryBinding, 'id' | 'key' | 'companyId' | 'providerId'>): MemoryProviderCheckContext {
   const companyDirectory =
     rules.dataDirectory === undefined ? undefined : join(rules.dataDirectory, safeSegment(binding.providerId), safeSegment(binding.companyId));
@@ -37,16 +38,34 @@ export function checkContextOf(rules: BindingRules, binding: Pick<MemoryBinding,
   };
 }
 
+/** A checked binding config: the context the provider sees, and what the service sets in the adapter's settings. */
+export interface CheckedBindingConfig {
+  context: MemoryProviderCheckContext;
+  /**
+   * Settings the service decides, written over the config when the adapter is built: the
+   * confined local root, and the default endpoint a description asks to be passed.
+   */
+  overrides: Record<string, unknown>;
+}
+
 /**
- * Holds a binding config (secrets still as references) to the operator's rules: no credential
- * in plain text, every URL on the allow-list, and the factory's own checks (a hosted provider's
- * destination and required fields, a markdown root inside the company's folder). Throws a typed
- * error naming the field.
+ * Holds a binding config (secrets still as references) to the operator's rules and to what its
+ * provider's description declares, the same checks for every provider: no credential in plain
+ * text (the declared secret fields and anything credential-shaped), every URL on the
+ * allow-list, the required fields set, the destination (configured or default) allowed, the
+ * local root inside the company's folder, and then the description's own `checkConfig`. Throws
+ * a typed error naming the field.
  */
-export async function checkBindingConfig(rules: BindingRules, binding: MemoryBinding, factory: MemoryProviderFactory): Promise<MemoryProviderCheckContext> {
-  assertNoPlainSecrets(binding.config, factory.secretFields);
+export async function checkBindingConfig(rules: BindingRules, binding: MemoryBinding, definition: MemoryProviderDefinition): Promise<CheckedBindingConfig> {
+  assertNoPlainSecrets(binding.config, definition.secretFields);
   checkConfigDestinations(rules.destinations, binding.providerId, binding.companyId, binding.config);
+  checkRequiredFields(definition, binding.config);
   const context = checkContextOf(rules, binding);
-  await factory.checkConfig?.(binding.config, context);
-  return context;
+  const overrides: Record<string, unknown> = {};
+  const endpoint = checkDestination(definition, binding.config, context);
+  if (endpoint !== undefined && definition.destination !== undefined) overrides[definition.destination.field] = endpoint;
+  const root = confineLocalRoot(definition, binding.config, context);
+  if (root !== undefined && definition.localRootField !== undefined) overrides[definition.localRootField] = root;
+  await definition.checkConfig?.(binding.config, context);
+  return { context, overrides };
 }

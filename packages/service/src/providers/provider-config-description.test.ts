@@ -1,13 +1,23 @@
+import { provider as agentCoreProvider } from '@memplane/agentcore/provider';
+import { secretReferenceSchema } from '@memplane/core';
+import { provider as mem0Provider } from '@memplane/mem0/provider';
 import { createMemoryAdapter } from '@memplane/memory';
+import { provider as supermemoryProvider } from '@memplane/supermemory/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { MemoryService } from '../service/create-memory-service';
-import { actors, as, createTestService } from '../test-support/service-test-support';
-import { builtInProviderFactories } from './built-in-providers';
-import { hostedProviderPackages } from './hosted-providers';
+import { actors, as, createTestService, testProviders } from '../test-support/service-test-support';
 import { configExampleIssues } from './provider-config-description';
 import { createProviderRegistry } from './provider-registry';
-import { secretReferenceSchema } from '@memplane/core';
+
+const hostedProviders = [mem0Provider, supermemoryProvider, agentCoreProvider];
+
+/** A registry holding the test providers and the hosted ones, as a host would configure it. */
+function registryOfEveryProvider() {
+  const registry = createProviderRegistry();
+  for (const definition of [...testProviders, ...hostedProviders]) registry.register(definition, { origin: 'configured' });
+  return registry;
+}
 
 describe('provider config descriptions', () => {
   let cleanUp: (() => Promise<void>) | undefined;
@@ -20,13 +30,14 @@ describe('provider config descriptions', () => {
   }
 
   it('converts a config schema to JSON Schema, a secret field to a $secret reference', () => {
-    const markdown = createProviderRegistry().describe('markdown');
-    expect(markdown).toMatchObject({ providerId: 'markdown', origin: 'built-in', secretFields: ['cursorSecret'], configExample: { fusion: 'rrf' } });
+    const markdown = registryOfEveryProvider().describe('markdown');
+    expect(markdown).toMatchObject({ providerId: 'markdown', origin: 'configured', secretFields: ['cursorSecret'], configExample: { fusion: 'rrf' } });
     expect(markdown?.configSchema).toMatchObject({
       type: 'object',
       additionalProperties: false,
       properties: {
         sectionsPerFile: { type: 'integer', minimum: 1, maximum: 100_000 },
+        neighbourWindows: { type: 'boolean' },
         lexicalWeights: { type: 'object', properties: { body: { type: 'number', minimum: 0 } } },
         cursorSecret: {
           oneOf: [
@@ -36,21 +47,24 @@ describe('provider config descriptions', () => {
         },
       },
     });
-    expect(createProviderRegistry().describe('nope')).toBeUndefined();
+    expect(markdown?.configSchema).not.toHaveProperty('properties.embedder');
+    expect(registryOfEveryProvider().describe('nope')).toBeUndefined();
   });
 
-  it('gives every built-in and hosted provider an example that passes its own checks and holds only references', () => {
-    for (const factory of builtInProviderFactories) expect(configExampleIssues(factory), factory.providerId).toEqual([]);
-    const registry = createProviderRegistry();
-    for (const hosted of hostedProviderPackages) {
-      const description = registry.describe(hosted.providerId);
-      expect(description?.configSchema).toMatchObject({ type: 'object', additionalProperties: true });
-      for (const field of hosted.requiredFields) expect(JSON.stringify(description?.configExample[field]), hosted.providerId).toContain('$secret');
+  it('gives every adapter package’s provider an example that passes the service’s own checks, and a strict JSON Schema', () => {
+    const registry = registryOfEveryProvider();
+    for (const definition of [...testProviders, ...hostedProviders]) {
+      expect(configExampleIssues(definition), definition.providerId).toEqual([]);
+      const description = registry.describe(definition.providerId);
+      expect(description?.configSchema, definition.providerId).toMatchObject({ type: 'object', additionalProperties: false });
+      for (const field of definition.secretFields ?? []) {
+        expect(JSON.stringify(description?.configSchema), `${definition.providerId} ${field}`).toContain('$secret');
+      }
     }
   });
 
   it('hands out copies: changing a description changes nothing the next caller sees', () => {
-    const registry = createProviderRegistry();
+    const registry = registryOfEveryProvider();
     const first = registry.describe('mem0');
     (first!.configExample as Record<string, unknown>).apiKey = 'sk-changed';
     (first!.configSchema as Record<string, unknown>).type = 'string';
@@ -68,11 +82,15 @@ describe('provider config descriptions', () => {
       create: () => createMemoryAdapter(),
     };
     const plain = service.providers.register(operator, { ...base, configExample: { token: 'kb-plain-secret-value' } });
-    await expect(plain).rejects.toMatchObject({ code: 'MEMORY_VALIDATION', issues: [{ path: 'factory.configExample.token' }] });
+    await expect(plain).rejects.toMatchObject({ code: 'MEMORY_VALIDATION', issues: [{ path: 'configExample.token' }] });
     await expect(plain).rejects.not.toThrow('kb-plain-secret-value');
     await expect(service.providers.register(operator, { ...base, configExample: { token: { $secret: { env: 'KB' } }, shelf: 3 } })).rejects.toMatchObject({
-      issues: [{ path: 'factory.configExample.shelf' }],
+      issues: [{ path: 'configExample.shelf' }],
     });
+    // A token-shaped value under a key the definition does not declare a secret: the service's own scan.
+    const shaped = service.providers.register(operator, { ...base, configExample: { token: { $secret: { env: 'KB' } }, shelf: 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB' } });
+    await expect(shaped).rejects.toMatchObject({ code: 'MEMORY_VALIDATION', issues: [{ path: 'configExample.shelf' }] });
+    await expect(shaped).rejects.not.toThrow('ghp_0123456789');
     expect(service.providers.describe('acme-kb')).toBeUndefined();
 
     await service.providers.register(operator, base);
@@ -84,9 +102,9 @@ describe('provider config descriptions', () => {
   });
 
   it('answers the control plane of operators and company members, never agents or another company', async () => {
-    const service = await start();
+    const service = await start({ providers: [mem0Provider] });
     await expect(service.control(as(actors.acmeAdmin)).describeProvider('memory')).resolves.toMatchObject({ providerId: 'memory', configExample: { timeoutMs: 30_000 } });
-    await expect(service.control(as(actors.acmeOperator, { companyId: 'acme' })).describeProvider('mem0')).resolves.toMatchObject({ secretFields: ['apiKey'] });
+    await expect(service.control(as(actors.acmeOperator, { companyId: 'acme' })).describeProvider('mem0')).resolves.toMatchObject({ secretFields: ['apiKey', 'cursorSecret'] });
     await expect(service.control(as(actors.planner)).describeProvider('memory')).rejects.toMatchObject({ code: 'MEMORY_SCOPE_VIOLATION' });
     await expect(service.control(as(actors.globexAdmin, { companyId: 'acme' })).describeProvider('memory')).rejects.toMatchObject({ code: 'MEMORY_SCOPE_VIOLATION' });
     await expect(service.control(as(actors.acmeAdmin)).describeProvider('nope')).rejects.toMatchObject({ code: 'MEMORY_NOT_FOUND' });

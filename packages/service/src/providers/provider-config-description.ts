@@ -1,8 +1,7 @@
-import type { MemoryValidationIssue } from '@memplane/core';
+import { secretReferenceSchema, type MemoryProviderDefinition, type MemoryValidationIssue } from '@memplane/core';
 import { z } from 'zod';
 import { plainSecretIssues } from '../bindings/secret-reference';
-import type { MemoryProviderConfigDescription, MemoryProviderFactory } from './memory-provider-factory';
-import { secretReferenceSchema } from '@memplane/core';
+import type { MemoryProviderConfigDescription } from './memory-provider-description';
 
 /** What a provider's config looks like: its JSON Schema, an example and its secret fields. */
 export type MemoryProviderConfigHelp = Pick<MemoryProviderConfigDescription, 'configSchema' | 'configExample' | 'secretFields'>;
@@ -69,11 +68,11 @@ function environmentNameOf(providerId: string, field: string): string {
 }
 
 /** The config's JSON Schema: converted from `configSchema`, or an open object naming the secret fields. */
-function configJsonSchema(factory: MemoryProviderFactory, secretFields: readonly string[]): Record<string, unknown> {
+function configJsonSchema(definition: MemoryProviderDefinition, secretFields: readonly string[]): Record<string, unknown> {
   let schema: Record<string, unknown> | undefined;
-  if (factory.configSchema !== undefined) {
+  if (definition.configSchema !== undefined) {
     try {
-      schema = z.toJSONSchema(factory.configSchema, {
+      schema = z.toJSONSchema(definition.configSchema, {
         io: 'input',
         // A check zod cannot express (a plugin's custom type) describes any value; the service still checks it.
         unrepresentable: 'any',
@@ -89,8 +88,8 @@ function configJsonSchema(factory: MemoryProviderFactory, secretFields: readonly
     $schema: jsonSchemaDialect,
     type: 'object',
     description:
-      factory.configSchema === undefined
-        ? "The provider's own package checks this config when a binding is built; the service checks the secret fields listed here, which must be references."
+      definition.configSchema === undefined
+        ? "The provider describes no config schema: its adapter checks this config when a binding is built; the service checks the secret fields listed here, which must be references."
         : 'This config cannot be described as JSON Schema; the service checks it when a binding is created or changed.',
     additionalProperties: true,
   };
@@ -99,39 +98,40 @@ function configJsonSchema(factory: MemoryProviderFactory, secretFields: readonly
   return schema;
 }
 
-const described = new WeakMap<MemoryProviderFactory, MemoryProviderConfigHelp>();
+const described = new WeakMap<MemoryProviderDefinition, MemoryProviderConfigHelp>();
 
 /**
  * The JSON Schema, example and secret fields of a provider's config (converted once per
- * factory, a fresh copy each call). Without a `configExample`, the example is the secret fields
+ * definition, a fresh copy each call). Without a `configExample`, the example is the secret fields
  * as references to environment variables named after the provider and field.
  */
-export function describeProviderConfig(factory: MemoryProviderFactory): MemoryProviderConfigHelp {
-  let help = described.get(factory);
+export function describeProviderConfig(definition: MemoryProviderDefinition): MemoryProviderConfigHelp {
+  let help = described.get(definition);
   if (help === undefined) {
-    const secretFields = [...(factory.secretFields ?? [])];
+    const secretFields = [...(definition.secretFields ?? [])];
     let configExample: Record<string, unknown>;
-    if (factory.configExample === undefined) {
+    if (definition.configExample === undefined) {
       configExample = {};
-      for (const field of secretFields) setExampleValue(configExample, field.split('.'), { $secret: { env: environmentNameOf(factory.providerId, field) } });
+      for (const field of secretFields) setExampleValue(configExample, field.split('.'), { $secret: { env: environmentNameOf(definition.providerId, field) } });
     } else {
-      configExample = structuredClone(factory.configExample);
+      configExample = structuredClone(definition.configExample);
     }
-    help = { configSchema: configJsonSchema(factory, secretFields), configExample, secretFields };
-    described.set(factory, help);
+    help = { configSchema: configJsonSchema(definition, secretFields), configExample, secretFields };
+    described.set(definition, help);
   }
   return structuredClone(help);
 }
 
 /**
- * What is wrong with a factory's `configExample`, as issues under `factory.configExample`: not
- * a JSON object, a plain secret in it (named, never repeated), or a value its `configSchema`
- * refuses.
+ * What the service's credential scan finds in a definition's `configExample`, as issues under
+ * `configExample` (core's `defineMemoryProvider` checked the declared secret fields and the
+ * schema; this also catches a credential-shaped value under any key): not a JSON object, a
+ * plain secret in it (named, never repeated), or a value its `configSchema` refuses.
  */
-export function configExampleIssues(factory: MemoryProviderFactory): MemoryValidationIssue[] {
-  const example: unknown = factory.configExample;
+export function configExampleIssues(definition: MemoryProviderDefinition): MemoryValidationIssue[] {
+  const example: unknown = definition.configExample;
   if (example === undefined) return [];
-  const path = (field: string) => (field === '' ? 'factory.configExample' : `factory.configExample.${field}`);
+  const path = (field: string) => (field === '' ? 'configExample' : `configExample.${field}`);
   if (!isObject(example)) return [{ path: path(''), message: 'must be a JSON object' }];
   let copy: Record<string, unknown>;
   try {
@@ -139,9 +139,9 @@ export function configExampleIssues(factory: MemoryProviderFactory): MemoryValid
   } catch {
     return [{ path: path(''), message: 'must be JSON' }];
   }
-  const secrets = plainSecretIssues(copy, factory.secretFields ?? []).map((issue) => ({ ...issue, path: path(issue.path.replace(/^config\.?/, '')) }));
+  const secrets = plainSecretIssues(copy, definition.secretFields ?? []).map((issue) => ({ ...issue, path: path(issue.path.replace(/^config\.?/, '')) }));
   if (secrets.length > 0) return secrets;
-  const parsed = factory.configSchema?.safeParse(copy);
+  const parsed = definition.configSchema?.safeParse(copy);
   if (parsed === undefined || parsed.success) return [];
   return parsed.error.issues.map((issue) => ({ path: path(issue.path.map(String).join('.')), message: issue.message }));
 }

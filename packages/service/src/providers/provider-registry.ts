@@ -1,89 +1,77 @@
-import { MemoryConfigurationError, MemoryValidationError } from '@memplane/core';
-import { builtInProviderFactories } from './built-in-providers';
-import { createHostedProviderFactory, hostedProviderPackages, type ProviderModuleLoader } from './hosted-providers';
-import type { MemoryProviderConfigDescription, MemoryProviderDescription, MemoryProviderFactory, MemoryProviderOrigin } from './memory-provider-factory';
+import { defineMemoryProvider, MemoryConfigurationError, MemoryValidationError, type MemoryProviderDefinition } from '@memplane/core';
+import type { MemoryProviderConfigDescription, MemoryProviderDescription, MemoryProviderOrigin } from './memory-provider-description';
 import { configExampleIssues, describeProviderConfig } from './provider-config-description';
 
-const providerIdPattern = /^[a-z][a-z0-9-]{0,63}$/;
-
-/** The provider registry of one service: factories by provider id. */
+/** The provider registry of one service: definitions by provider id. It starts empty. */
 export interface MemoryProviderRegistry {
   /**
-   * Registers a factory (a plugin, or a host's own build of a built-in). Registering an id
-   * that exists throws `MemoryConfigurationError` unless `replace` is true; existing bindings
-   * pick the new factory up the next time their adapter is built.
+   * Checks a definition and registers its frozen copy (`defineMemoryProvider`), under `origin`.
+   * Registering an id that exists throws `MemoryConfigurationError` unless `replace` is true;
+   * existing bindings pick the new definition up the next time their adapter is built.
    */
-  register(factory: MemoryProviderFactory, options?: { replace?: boolean }): void;
-  /** Throws what `register` would throw, registering nothing. */
-  validate(factory: MemoryProviderFactory, options?: { replace?: boolean }): void;
-  /** The factory of a provider id, or undefined. */
-  get(providerId: string): MemoryProviderFactory | undefined;
-  /** The factory of a provider id, or `MemoryValidationError` naming `providerId`. */
-  require(providerId: string): MemoryProviderFactory;
+  register(definition: MemoryProviderDefinition, options?: { replace?: boolean; origin?: MemoryProviderOrigin }): void;
+  /** Throws what `register` would throw, registering nothing; returns the checked copy. */
+  validate(definition: MemoryProviderDefinition, options?: { replace?: boolean }): MemoryProviderDefinition;
+  /** The definition of a provider id, or undefined. */
+  get(providerId: string): MemoryProviderDefinition | undefined;
+  /** The definition of a provider id, or `MemoryValidationError` naming `providerId`. */
+  require(providerId: string): MemoryProviderDefinition;
   /** Every provider, sorted by id. */
   list(): MemoryProviderDescription[];
   /** A provider with its config's JSON Schema, an example and its secret fields, or undefined. */
   describe(providerId: string): MemoryProviderConfigDescription | undefined;
+  /** The official endpoints a provider's description declares, the default of its destination allow-list. */
+  officialEndpoints(providerId: string): readonly string[] | undefined;
 }
 
-/** Creates a registry holding the built-ins and the hosted adapters (loaded on first use). */
-export function createProviderRegistry(loadModule?: ProviderModuleLoader): MemoryProviderRegistry {
-  const entries = new Map<string, { factory: MemoryProviderFactory; origin: MemoryProviderOrigin }>();
-  for (const factory of builtInProviderFactories) entries.set(factory.providerId, { factory, origin: 'built-in' });
-  for (const hosted of hostedProviderPackages) {
-    entries.set(hosted.providerId, { factory: createHostedProviderFactory(hosted, loadModule), origin: 'hosted' });
-  }
+/** Creates an empty registry. */
+export function createProviderRegistry(): MemoryProviderRegistry {
+  const entries = new Map<string, { definition: MemoryProviderDefinition; origin: MemoryProviderOrigin }>();
 
-  function validate(factory: MemoryProviderFactory, options: { replace?: boolean } = {}): void {
-    if (typeof factory !== 'object' || factory === null || typeof factory.create !== 'function') {
-      throw new MemoryValidationError({ target: 'provider factory', issues: [{ path: 'factory.create', message: 'must be a function' }] });
+  function validate(definition: MemoryProviderDefinition, options: { replace?: boolean } = {}): MemoryProviderDefinition {
+    if (typeof definition !== 'object' || definition === null) {
+      throw new MemoryValidationError({ target: 'provider definition', issues: [{ path: 'definition', message: 'must be a provider definition (an object made with defineMemoryProvider)' }] });
     }
-    if (typeof factory.description !== 'string' || (factory.checkConfig !== undefined && typeof factory.checkConfig !== 'function')) {
-      throw new MemoryValidationError({
-        target: 'provider factory',
-        issues: [{ path: typeof factory.description !== 'string' ? 'factory.description' : 'factory.checkConfig', message: typeof factory.description !== 'string' ? 'must be a string' : 'must be a function' }],
-      });
-    }
-    if (typeof factory.providerId !== 'string' || !providerIdPattern.test(factory.providerId)) {
-      throw new MemoryValidationError({
-        target: 'provider factory',
-        issues: [{ path: 'factory.providerId', message: 'must be 1 to 64 of a-z, 0-9 and -, starting with a letter' }],
-      });
-    }
-    const exampleIssues = configExampleIssues(factory);
-    if (exampleIssues.length > 0) throw new MemoryValidationError({ target: 'provider factory', issues: exampleIssues });
-    if (entries.has(factory.providerId) && options.replace !== true) {
+    // Core's check of the shape and of the fields against the schema, then the service's own
+    // credential scan of the example, which also catches a token under an undeclared key.
+    const checked = defineMemoryProvider(definition);
+    const exampleIssues = configExampleIssues(checked);
+    if (exampleIssues.length > 0) throw new MemoryValidationError({ target: 'provider definition', issues: exampleIssues });
+    if (entries.has(checked.providerId) && options.replace !== true) {
       throw new MemoryConfigurationError({
-        message: `Provider "${factory.providerId}" is already registered; pass { replace: true } to replace it.`,
+        message: `Provider "${checked.providerId}" is already registered; pass { replace: true } to replace it.`,
       });
     }
+    return checked;
   }
   return {
     validate,
-    register(factory, options = {}) {
-      validate(factory, options);
-      entries.set(factory.providerId, { factory, origin: 'registered' });
+    register(definition, options = {}) {
+      const checked = validate(definition, options);
+      entries.set(checked.providerId, { definition: checked, origin: options.origin ?? 'registered' });
     },
-    get: (providerId) => entries.get(providerId)?.factory,
+    get: (providerId) => entries.get(providerId)?.definition,
     require(providerId) {
       const entry = entries.get(providerId);
       if (entry === undefined) {
+        const known = [...entries.keys()].sort().join(', ');
         throw new MemoryValidationError({
           target: 'binding',
-          issues: [{ path: 'providerId', message: `unknown provider "${providerId}"; known: ${[...entries.keys()].sort().join(', ')}` }],
+          issues: [{ path: 'providerId', message: `unknown provider "${providerId}"; known: ${known === '' ? 'none (the host registered no provider)' : known}` }],
         });
       }
-      return entry.factory;
+      return entry.definition;
     },
     list: () =>
       [...entries.values()]
-        .map(({ factory, origin }) => ({ providerId: factory.providerId, description: factory.description, origin }))
+        .map(({ definition, origin }) => ({ providerId: definition.providerId, description: definition.description, origin }))
         .sort((left, right) => left.providerId.localeCompare(right.providerId)),
     describe(providerId) {
       const entry = entries.get(providerId);
       if (entry === undefined) return undefined;
-      const { factory, origin } = entry;
-      return { providerId: factory.providerId, description: factory.description, origin, ...describeProviderConfig(factory) };
+      const { definition, origin } = entry;
+      return { providerId: definition.providerId, description: definition.description, origin, ...describeProviderConfig(definition) };
     },
+    officialEndpoints: (providerId) => entries.get(providerId)?.definition.destination?.officialEndpoints,
   };
 }

@@ -1,8 +1,7 @@
-import { defineMemoryAdapter, type MemoryExtractionJob } from '@memplane/core';
+import { defineMemoryAdapter, type MemoryExtractionJob, type MemoryProviderDefinition } from '@memplane/core';
 import { createMemoryAdapter, createMemoryAdapterFaults } from '@memplane/memory';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
-import type { MemoryProviderFactory } from '../providers/memory-provider-factory';
 import type { MemoryService } from '../service/create-memory-service';
 import { actors, as, bindCompanyDefault, createTestService } from '../test-support/service-test-support';
 import { createInProcessJobQueue } from './in-process-job-queue';
@@ -38,7 +37,7 @@ function redeliveringQueue(): MemoryJobQueue {
 }
 
 /** A provider whose extraction jobs stay running forever. */
-function neverFinishing(): MemoryProviderFactory {
+function neverFinishing(): MemoryProviderDefinition {
   const job = (providerJobId: string): MemoryExtractionJob => ({ providerJobId, status: 'running' });
   const adapter = defineMemoryAdapter({
     key: 'slow',

@@ -1,13 +1,12 @@
-import { defineMemoryAdapter, MemoryApiCallError } from '@memplane/core';
+import { defineMemoryAdapter, MemoryApiCallError, type MemoryProviderDefinition } from '@memplane/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryQuotaExceededError } from '../errors/memory-quota-exceeded-error';
-import type { MemoryProviderFactory } from '../providers/memory-provider-factory';
 import type { MemoryService } from '../service/create-memory-service';
 import { actors, as, bindCompanyDefault, createTestService } from '../test-support/service-test-support';
 import { recordBytes } from './binding-quota';
 
 /** Rejects records whose text starts with "reject", accepts the rest; throws for "explode". */
-function pickyProvider(): MemoryProviderFactory {
+function pickyProvider(): MemoryProviderDefinition {
   let next = 0;
   const adapter = defineMemoryAdapter({
     key: 'picky',

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryAccessDeniedError } from '../errors/memory-access-denied-error';
 import { createMemoryService } from '../service/create-memory-service';
 import { createSqliteMemoryServiceStore } from '../store/sqlite/sqlite-memory-service-store';
-import { actors, as, bindCompanyDefault, createTestService } from '../test-support/service-test-support';
+import { actors, as, bindCompanyDefault, createTestService, testProviders } from '../test-support/service-test-support';
 
 /** A clock that reads `start` plus one second per reading. */
 const clockFrom = (start: string) => {
@@ -88,7 +88,7 @@ describe('operation log retention', () => {
     const directory = mkdtempSync(join(tmpdir(), 'memplane-retention-'));
     directories.push(directory);
     const filename = join(directory, 'service.db');
-    const october = await createMemoryService({ store: createSqliteMemoryServiceStore({ filename }), now: clockFrom('2026-10-01T00:00:00Z') });
+    const october = await createMemoryService({ store: createSqliteMemoryServiceStore({ filename }), providers: testProviders, now: clockFrom('2026-10-01T00:00:00Z') });
     await bindCompanyDefault(october, actors.acmeAdmin, 'default', 'memory');
     await bindCompanyDefault(october, actors.globexAdmin, 'default', 'memory');
     await october.runtime(as(actors.planner)).list();
@@ -97,6 +97,7 @@ describe('operation log retention', () => {
 
     const november = await createMemoryService({
       store: createSqliteMemoryServiceStore({ filename }),
+      providers: testProviders,
       now: clockFrom('2026-11-01T00:00:00Z'),
       operationLog: { retentionDays: 14 },
     });

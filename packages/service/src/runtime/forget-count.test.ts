@@ -1,6 +1,5 @@
-import { defineMemoryAdapter, type MemoryRecordHandle } from '@memplane/core';
+import { defineMemoryAdapter, type MemoryRecordHandle, type MemoryProviderDefinition } from '@memplane/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MemoryProviderFactory } from '../providers/memory-provider-factory';
 import type { MemoryService } from '../service/create-memory-service';
 import { actors, as, bindCompanyDefault, createTestService } from '../test-support/service-test-support';
 import { createMemoryTools, type MemoryToolResult } from '../tools/memory-tools';
@@ -11,7 +10,7 @@ function succeeded(result: MemoryToolResult): Extract<MemoryToolResult, { isErro
 }
 
 /** A provider that keeps its records and answers a forget the way the test says. */
-function reportingProvider(answer: (handles: MemoryRecordHandle[]) => object): { factory: MemoryProviderFactory; forgotten: string[] } {
+function reportingProvider(answer: (handles: MemoryRecordHandle[]) => object): { factory: MemoryProviderDefinition; forgotten: string[] } {
   const forgotten: string[] = [];
   let next = 0;
   const adapter = defineMemoryAdapter({

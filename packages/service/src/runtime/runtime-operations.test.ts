@@ -1,12 +1,11 @@
-import { defineMemoryAdapter, MemoryApiCallError, UnsupportedCapabilityError, type MemoryAdapter } from '@memplane/core';
+import { defineMemoryAdapter, MemoryApiCallError, UnsupportedCapabilityError, type MemoryAdapter, type MemoryProviderDefinition } from '@memplane/core';
 import { createMemoryAdapter, createMemoryAdapterFaults } from '@memplane/memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MemoryProviderFactory } from '../providers/memory-provider-factory';
 import type { MemoryService } from '../service/create-memory-service';
 import { actors, as, bindCompanyDefault, createTestService } from '../test-support/service-test-support';
 import type { MemoryCostEvent } from './usage-attribution';
 
-function billedProvider(): MemoryProviderFactory {
+function billedProvider(): MemoryProviderDefinition {
   const adapter = defineMemoryAdapter({
     key: 'billed',
     capabilities: {},

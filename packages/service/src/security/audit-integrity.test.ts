@@ -72,14 +72,14 @@ describe('an audit trail no one can rewrite', () => {
     for (const context of [as(actors.acmeAdmin), as(actors.planner), as(actors.acmeOperator, { companyId: 'globex' })]) {
       await expect(register(context, { replace: true })).rejects.toBeInstanceOf(MemoryAccessDeniedError);
     }
-    // Replacing a built-in, the way a plugin would hijack every binding of it.
+    // Replacing a configured provider, the way a plugin would hijack every binding of it.
     const hijack = { ...plugin, providerId: 'memory' };
     await expect(Promise.resolve().then(() => (service.providers.register as (...values: unknown[]) => unknown)(as(actors.acmeAdmin), hijack, { replace: true }))).rejects.toBeInstanceOf(
       MemoryAccessDeniedError,
     );
     await expect(register(undefined)).rejects.toMatchObject({ code: 'MEMORY_VALIDATION' });
     expect(service.providers.list().find((entry) => entry.providerId === 'acme-kb')).toBeUndefined();
-    expect(service.providers.list().find((entry) => entry.providerId === 'memory')?.origin).toBe('built-in');
+    expect(service.providers.list().find((entry) => entry.providerId === 'memory')?.origin).toBe('configured');
 
     const operator = as(actors.acmeOperator, { companyId: 'acme' });
     await service.providers.register(operator, plugin);

@@ -51,7 +51,7 @@ describe('every control-plane method answers malformed input with a typed error,
       call: (value) => service.providers.register(value as never, { providerId: 'garbage-kb', description: 'x', create: () => ({}) as never }),
       valid: () => false,
     },
-    'providers.register(factory)': { call: (value) => service.providers.register(operator, value as never), valid: () => false },
+    'providers.register(definition)': { call: (value) => service.providers.register(operator, value as never), valid: () => false },
     'providers.register(options)': {
       call: (value) => service.providers.register(operator, { providerId: 'memory', description: 'x', create: () => ({}) as never }, value as never),
       valid: (value) => value === undefined,

@@ -6,7 +6,7 @@ import { MemoryBindingRefusedError } from '../errors/memory-binding-refused-erro
 import { createMemoryService, type MemoryService } from '../service/create-memory-service';
 import type { MemoryServiceSettings } from '../service/memory-service-settings';
 import { createSqliteMemoryServiceStore } from '../store/sqlite/sqlite-memory-service-store';
-import { forwardingHostedModules, startLoopbackSink } from '../test-support/security-fixtures';
+import { forwardingHostedProviders, startLoopbackSink } from '../test-support/security-fixtures';
 import { actors, as, deterministicSettings } from '../test-support/service-test-support';
 
 // The host's environment: acme's own key, another company's key, and the operator's database.
@@ -40,7 +40,7 @@ describe('a company admin trying to send host secrets to a loopback sink', () =>
       store: createSqliteMemoryServiceStore({ filename: join(directory, 'service.db') }),
       environment,
       secretEnvironment: { acme: ['ACME_MEM0_KEY'] },
-      loadProviderModule: forwardingHostedModules(seen),
+      providers: forwardingHostedProviders(seen),
       ...deterministicSettings(),
       ...settings,
     });

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryService, type MemoryService } from '../service/create-memory-service';
 import { createSqliteMemoryServiceStore } from '../store/sqlite/sqlite-memory-service-store';
-import { actors, as, bindCompanyDefault, deterministicSettings } from '../test-support/service-test-support';
+import { actors, as, bindCompanyDefault, deterministicSettings, withTestProviders } from '../test-support/service-test-support';
 import { describeFailure, failureOf, hostileRecipes, plantHostile } from '../test-support/hostile-values';
 import { createMemoryTools, type MemoryToolResult } from '../tools/memory-tools';
 
@@ -154,7 +154,7 @@ describe('hostile objects (throwing getters and proxies, revoked proxies, throwi
     service = await createMemoryService({
       store: createSqliteMemoryServiceStore({ filename: join(directory, 'service.db') }),
       dataDirectory: directory,
-      providers: [{ providerId: 'kb', description: 'any config', capabilities: {}, create: () => createMemoryAdapter() }],
+      providers: withTestProviders([{ providerId: 'kb', description: 'any config', capabilities: {}, create: () => createMemoryAdapter() }]),
       // A resolved secret turns the redactor on, so every error also goes through it.
       environment: { KB_TOKEN: 'kb-token-value-0123' },
       secretEnvironment: { acme: ['KB_TOKEN'] },

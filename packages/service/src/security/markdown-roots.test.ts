@@ -5,7 +5,7 @@ import { MemoryValidationError } from '@memplane/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryService, type MemoryService } from '../service/create-memory-service';
 import { createSqliteMemoryServiceStore } from '../store/sqlite/sqlite-memory-service-store';
-import { actors, as, deterministicSettings } from '../test-support/service-test-support';
+import { actors, as, deterministicSettings, testProviders } from '../test-support/service-test-support';
 
 describe('markdown roots', () => {
   let dataDirectory: string;
@@ -24,6 +24,7 @@ describe('markdown roots', () => {
     const service = await createMemoryService({
       store: createSqliteMemoryServiceStore({ filename: join(dataDirectory, 'service.db') }),
       dataDirectory,
+      providers: testProviders,
       ...deterministicSettings(),
     });
     services.push(service);

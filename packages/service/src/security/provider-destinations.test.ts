@@ -2,6 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { MemoryBindingRefusedError } from '../errors/memory-binding-refused-error';
 import { createDestinationCheck, isPrivateHost } from './provider-destinations';
 
+// What the hosted providers' descriptions declare (`destination.officialEndpoints`), by provider id.
+const officialEndpoints: Record<string, readonly string[]> = {
+  mem0: ['https://api.mem0.ai'],
+  supermemory: ['https://api.supermemory.ai'],
+  agentcore: ['https://bedrock-agentcore.*.amazonaws.com', 'https://bedrock-agentcore-fips.*.amazonaws.com', 'https://bedrock-agentcore.*.amazonaws.com.cn'],
+};
+const officialEndpointsOf = (providerId: string) => officialEndpoints[providerId];
+
 const refusal = (check: ReturnType<typeof createDestinationCheck>, providerId: string, url: unknown): unknown => {
   try {
     check({ providerId, companyId: 'acme', field: 'config.baseURL', url });
@@ -12,8 +20,8 @@ const refusal = (check: ReturnType<typeof createDestinationCheck>, providerId: s
 };
 
 describe('provider destinations', () => {
-  it('allows each provider its official endpoints by default, and nothing else', () => {
-    const check = createDestinationCheck();
+  it('allows each provider the official endpoints its description declares by default, and nothing else', () => {
+    const check = createDestinationCheck({}, officialEndpointsOf);
     for (const [providerId, url] of [
       ['mem0', 'https://api.mem0.ai'],
       ['mem0', 'https://api.mem0.ai/'],
@@ -57,10 +65,21 @@ describe('provider destinations', () => {
   });
 
   it('matches operator entries by scheme, host, port and path prefix; naming a provider replaces its defaults', () => {
-    const check = createDestinationCheck({ endpoints: { mem0: ['https://mem0.proxy.example.com/tenant-a'] } });
+    const check = createDestinationCheck({ endpoints: { mem0: ['https://mem0.proxy.example.com/tenant-a'] } }, officialEndpointsOf);
     expect(refusal(check, 'mem0', 'https://mem0.proxy.example.com/tenant-a/v1')).toBeUndefined();
     expect(refusal(check, 'mem0', 'https://mem0.proxy.example.com/tenant-ab')).toMatchObject({ rule: 'destination' });
     expect(refusal(check, 'mem0', 'https://api.mem0.ai')).toMatchObject({ rule: 'destination' });
     expect(refusal(check, 'supermemory', 'https://api.supermemory.ai')).toBeUndefined();
+  });
+
+  it('reads the official endpoints at each check, so a provider registered or replaced later is held to its own list', () => {
+    const registered = new Map<string, readonly string[]>();
+    const check = createDestinationCheck({}, (providerId) => registered.get(providerId));
+    expect(refusal(check, 'acme-kb', 'https://kb.acme.example')).toMatchObject({ rule: 'destination' });
+    registered.set('acme-kb', ['https://kb.acme.example']);
+    expect(refusal(check, 'acme-kb', 'https://kb.acme.example/v1')).toBeUndefined();
+    registered.set('acme-kb', ['https://kb2.acme.example']);
+    expect(refusal(check, 'acme-kb', 'https://kb.acme.example/v1')).toMatchObject({ rule: 'destination' });
+    expect(refusal(createDestinationCheck(), 'mem0', 'https://api.mem0.ai')).toMatchObject({ rule: 'destination' });
   });
 });

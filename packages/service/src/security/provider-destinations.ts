@@ -8,9 +8,9 @@ import { MemoryBindingRefusedError } from '../errors/memory-binding-refused-erro
  */
 export interface MemoryDestinationPolicy {
   /**
-   * The endpoints each provider id may reach. Naming a provider replaces its defaults
-   * ({@link officialProviderEndpoints}); a provider without an entry reaches nothing but its
-   * defaults (none for plugins and the local providers).
+   * The endpoints each provider id may reach. Naming a provider replaces its defaults (the
+   * official endpoints its description declares, `destination.officialEndpoints`); a provider
+   * without an entry reaches nothing but its defaults (none for a provider that declares none).
    */
   endpoints?: Readonly<Record<string, readonly string[]>>;
   /**
@@ -20,26 +20,6 @@ export interface MemoryDestinationPolicy {
    */
   allowPrivateNetworks?: boolean;
 }
-
-/**
- * The official endpoints of the hosted providers, the default allow-list:
- * - mem0: `https://api.mem0.ai`, the SDK's default host;
- * - Supermemory: `https://api.supermemory.ai`, the SDK's default base URL;
- * - AgentCore: `https://bedrock-agentcore[-fips].<region>.<suffix>`, from the AWS SDK's endpoint
- *   rules, with the DNS suffixes of the commercial and China partitions, dual-stack included.
- */
-export const officialProviderEndpoints: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  mem0: ['https://api.mem0.ai'],
-  supermemory: ['https://api.supermemory.ai'],
-  agentcore: [
-    'https://bedrock-agentcore.*.amazonaws.com',
-    'https://bedrock-agentcore-fips.*.amazonaws.com',
-    'https://bedrock-agentcore.*.api.aws',
-    'https://bedrock-agentcore-fips.*.api.aws',
-    'https://bedrock-agentcore.*.amazonaws.com.cn',
-    'https://bedrock-agentcore.*.api.amazonwebservices.com.cn',
-  ],
-});
 
 const privateAddresses = new BlockList();
 for (const [address, prefix] of [
@@ -108,12 +88,33 @@ function matches(pattern: EndpointPattern, url: URL): boolean {
 /** Checks one endpoint of one binding; throws `MemoryBindingRefusedError` (rule `destination`) naming the field. */
 export type DestinationCheck = (request: { providerId: string; companyId: string; field: string; url: unknown }) => void;
 
-/** Builds the check of a destination policy. */
-export function createDestinationCheck(policy: MemoryDestinationPolicy = {}): DestinationCheck {
-  const allowed = new Map<string, EndpointPattern[]>();
-  for (const [providerId, entries] of Object.entries({ ...officialProviderEndpoints, ...policy.endpoints })) {
-    allowed.set(providerId, entries.map(patternOf).filter((pattern): pattern is EndpointPattern => pattern !== undefined));
-  }
+/** The official endpoints of a registered provider (its description's `destination.officialEndpoints`), or undefined. */
+export type OfficialEndpointsLookup = (providerId: string) => readonly string[] | undefined;
+
+const patternsOf = (entries: readonly string[]) => entries.map(patternOf).filter((pattern): pattern is EndpointPattern => pattern !== undefined);
+
+/**
+ * Builds the check of a destination policy. A provider's allow-list is the operator's entry for
+ * it when there is one, else the official endpoints of its description as registered at the
+ * time of the check, so a provider registered later, or replaced, is held to its own list.
+ */
+export function createDestinationCheck(policy: MemoryDestinationPolicy = {}, officialEndpointsOf: OfficialEndpointsLookup = () => undefined): DestinationCheck {
+  const operatorAllowed = new Map<string, EndpointPattern[]>();
+  for (const [providerId, entries] of Object.entries(policy.endpoints ?? {})) operatorAllowed.set(providerId, patternsOf(entries));
+  // Descriptions are frozen and kept as registered, so their lists can be parsed once each.
+  const officialAllowed = new WeakMap<readonly string[], EndpointPattern[]>();
+  const allowedFor = (providerId: string): EndpointPattern[] => {
+    const operator = operatorAllowed.get(providerId);
+    if (operator !== undefined) return operator;
+    const official = officialEndpointsOf(providerId);
+    if (official === undefined) return [];
+    let patterns = officialAllowed.get(official);
+    if (patterns === undefined) {
+      patterns = patternsOf(official);
+      officialAllowed.set(official, patterns);
+    }
+    return patterns;
+  };
   return ({ providerId, companyId, field, url }) => {
     const refuse = (message: string): never => {
       throw new MemoryBindingRefusedError({ rule: 'destination', companyId, field, message });
@@ -129,7 +130,7 @@ export function createDestinationCheck(policy: MemoryDestinationPolicy = {}): De
     if (isPrivateHost(parsed.hostname) && policy.allowPrivateNetworks !== true) {
       return refuse('is a loopback or private address, and the operator has not allowed private networks');
     }
-    const patterns = allowed.get(providerId) ?? [];
+    const patterns = allowedFor(providerId);
     if (!patterns.some((pattern) => matches(pattern, parsed))) {
       return refuse(`is not an endpoint the operator allows for provider "${providerId}"`);
     }

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryService, type MemoryService } from '../service/create-memory-service';
 import { createSqliteMemoryServiceStore } from '../store/sqlite/sqlite-memory-service-store';
-import { actors, as, bindCompanyDefault, deterministicSettings } from '../test-support/service-test-support';
+import { actors, as, bindCompanyDefault, deterministicSettings, testProviders } from '../test-support/service-test-support';
 import { createMemoryTools } from '../tools/memory-tools';
 
 // Anything a caller could pass where a method expects something else; each of these is tried every run.
@@ -38,7 +38,7 @@ function publicCalls(service: MemoryService): Record<string, Call> {
     'pruneOperationLog(context)': (value) => service.pruneOperationLog(value as never, { before: '2020-01-01T00:00:00Z' }),
     'pruneOperationLog(request)': (value) => service.pruneOperationLog(admin, value as never),
     'providers.register(context)': (value) => service.providers.register(value as never, { providerId: 'kb', description: 'x', create: () => ({}) as never }),
-    'providers.register(factory)': (value) => service.providers.register(as(actors.acmeOperator, { companyId: 'acme' }), value as never),
+    'providers.register(definition)': (value) => service.providers.register(as(actors.acmeOperator, { companyId: 'acme' }), value as never),
     'hooks.subscribe(kinds)': (value) => service.hooks.subscribe(value as never, { name: 'listener', deliver: () => undefined })(),
     'hooks.subscribe(subscriber)': (value) => service.hooks.subscribe('manual_capture', value as never)(),
     'hooks.enqueue(kind)': (value) => service.hooks.enqueue(value as never, system, { text: 'x' } as never),
@@ -82,6 +82,7 @@ describe('every public method of the service answers malformed input with a memp
     service = await createMemoryService({
       store: createSqliteMemoryServiceStore({ filename: join(directory, 'service.db') }),
       dataDirectory: directory,
+      providers: testProviders,
       ...deterministicSettings(),
     });
     await bindCompanyDefault(service, actors.acmeAdmin, 'default', 'memory');

@@ -1,10 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MemoryAdapter, MemoryUsage } from '@memplane/core';
+import type { MemoryAdapter, MemoryUsage, MemoryProviderDefinition } from '@memplane/core';
 import { createMemoryAdapter } from '@memplane/memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MemoryProviderFactory } from '../providers/memory-provider-factory';
 import { createMemoryService } from '../service/create-memory-service';
 import { createSqliteMemoryServiceStore } from '../store/sqlite/sqlite-memory-service-store';
 import { actors, as, deterministicSettings } from '../test-support/service-test-support';
@@ -14,7 +13,7 @@ const secret = 'sk-echo/Key+42=live?"x';
 const forms = [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), Buffer.from(secret).toString('base64')];
 
 /** A faulty provider that echoes its API key in everything it returns: error URLs, warnings, usage, raw payloads, job errors. */
-function echoingProvider(): MemoryProviderFactory {
+function echoingProvider(): MemoryProviderDefinition {
   return {
     providerId: 'echo',
     description: 'Echoes its key (test only).',

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createCursorCodec, MemoryConfigurationError } from '@memplane/core';
+import { createCursorCodec, MemoryConfigurationError, type MemoryProviderDefinition } from '@memplane/core';
 import { createOperationLogWriter } from '../audit/operation-log-writer';
 import { createUsageSettlements } from '../quota/usage-settlements';
 import { createMemoryCostLedger, type MemoryCostLedger } from '../costs/memory-cost-ledger';
@@ -11,7 +11,7 @@ import { createMemoryExplorer, type MemoryExplorer } from '../explorer/memory-ex
 import { createMemoryHooks, type MemoryHooks } from '../hooks/memory-hooks';
 import { defaultAuthorize } from '../policy/memory-policy';
 import { createAdapterCache } from '../providers/adapter-cache';
-import type { MemoryProviderConfigDescription, MemoryProviderDescription, MemoryProviderFactory } from '../providers/memory-provider-factory';
+import type { MemoryProviderConfigDescription, MemoryProviderDescription } from '../providers/memory-provider-description';
 import { createProviderRegistry } from '../providers/provider-registry';
 import { parseCallContext, type MemoryCallContext } from '../runtime/call-context';
 import { createMemoryRuntime, type MemoryRuntime } from '../runtime/memory-runtime';
@@ -30,19 +30,21 @@ import { deadlineOf, defaultProviderDeadlineMs } from '../runtime/provider-deadl
 import { defaultAgentReadReach } from '../runtime/agent-identity';
 import { assertQueueOutlivesDeliveries } from '../queue/queue-expiry-check';
 
-/** The providers of a service: list them, describe their configs, register plugins. */
+/** The providers of a service: list them, describe their configs, register more. */
 export interface MemoryServiceProviders {
-  /** Every provider bindings can name. */
+  /** Every provider bindings can name: those of `settings.providers` (origin `configured`) and those registered since (`registered`). */
   list(): MemoryProviderDescription[];
   /** A provider with its config's JSON Schema, an example (secrets as references) and its secret fields; undefined for an unknown id. */
   describe(providerId: string): MemoryProviderConfigDescription | undefined;
   /**
-   * Registers a provider factory (a plugin). With `replace`, replaces a provider and rebuilds
-   * the adapters of its bindings on their next use. An operator action (`providers.write`):
-   * the context's actor must be an operator granted the context's company, or the system; the
-   * change is recorded in that company's activity log.
+   * Registers a provider definition (`provider` of an adapter package's `./provider` subpath,
+   * or `loadProviderPackage(name)`), checked with core's `defineMemoryProvider`. With
+   * `replace`, replaces a provider and rebuilds the adapters of its bindings on their next
+   * use. An operator action (`providers.write`): the context's actor must be an operator
+   * granted the context's company, or the system; the change is recorded in that company's
+   * activity log.
    */
-  register(context: MemoryCallContext, factory: MemoryProviderFactory, options?: MemoryProviderRegistration): Promise<void>;
+  register(context: MemoryCallContext, definition: MemoryProviderDefinition, options?: MemoryProviderRegistration): Promise<void>;
 }
 
 /**
@@ -84,14 +86,16 @@ export interface MemoryService {
 }
 
 /**
- * Creates the memory service. With no settings it runs on an in-memory SQLite store with the
- * built-in providers (`memory`, `markdown`) and the hosted ones (`mem0`, `supermemory`,
- * `agentcore`, loaded from their packages on first use). The store is migrated before this
- * resolves.
+ * Creates the memory service. With no settings it runs on an in-memory SQLite store with no
+ * provider: the service knows none of its own, so a host passes the definitions its bindings
+ * may name (`settings.providers`: each adapter package's `./provider` export, or
+ * `loadProviderPackage(name)`). The store is migrated before this resolves.
  *
  * @example
  * ```ts
- * const service = await createMemoryService({ store: createSqliteMemoryServiceStore({ filename: 'memory.db' }), dataDirectory: './memory' });
+ * import { provider as markdown } from '@memplane/markdown/provider';
+ *
+ * const service = await createMemoryService({ store: createSqliteMemoryServiceStore({ filename: 'memory.db' }), dataDirectory: './memory', providers: [markdown] });
  * const admin = service.control({ actor: { kind: 'company', companyId: 'acme' } });
  * await admin.createBinding({ key: 'default', providerId: 'markdown' });
  * await admin.setTarget({ targetType: 'company' }, 'default');
@@ -101,6 +105,9 @@ export interface MemoryService {
  */
 export async function createMemoryService(settings: MemoryServiceSettings = {}): Promise<MemoryService> {
   validateMemoryServiceSettings(settings);
+  // Before anything is opened: a bad definition fails the start, naming its field.
+  const registry = createProviderRegistry();
+  for (const definition of settings.providers ?? []) registry.register(definition, { origin: 'configured' });
   const hookTimeoutMs = settings.hooks?.timeoutMs ?? 5000;
   const hookMaxAttempts = settings.hooks?.maxAttempts ?? 2;
   // Before anything is opened: a queue that expires running deliveries would run them twice.
@@ -113,11 +120,10 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
   const redactor = createSecretRedactor();
   const store = createRedactingStore(settings.store ?? createSqliteMemoryServiceStore(), redactor);
   await store.migrate();
-  const registry = createProviderRegistry(settings.loadProviderModule);
   const dataDirectory = settings.dataDirectory === undefined ? undefined : resolve(settings.dataDirectory);
   const bindingRules = {
     secrets: { environment: settings.environment ?? process.env, allowedEnvironment: settings.secretEnvironment, resolver: settings.secretResolver },
-    destinations: createDestinationCheck(settings.destinations),
+    destinations: createDestinationCheck(settings.destinations, registry.officialEndpoints),
     dataDirectory,
     redactor,
   };
@@ -202,7 +208,6 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
       timedOutProviderCalls: 0,
     },
   };
-  for (const factory of settings.providers ?? []) registry.register(factory);
   const hooks = createMemoryHooks(internals);
   let worker: MemoryServiceWorker | undefined;
   // In-process jobs can only run here, so this service is their worker.
@@ -227,7 +232,7 @@ export async function createMemoryService(settings: MemoryServiceSettings = {}):
     providers: {
       list: () => registry.list(),
       describe: (providerId) => registry.describe(providerId),
-      register: (context, factory, options) => registerProvider(internals, context, factory, options),
+      register: (context, definition, options) => registerProvider(internals, context, definition, options),
     },
     store,
     metrics() {

@@ -1,10 +1,8 @@
-import { parseInput } from '@memplane/core';
+import { parseInput, type MemoryProviderDefinition } from '@memplane/core';
 import { z } from 'zod';
 import type { SecretEnvironmentAllowList, SecretResolver } from '../bindings/secret-reference';
 import type { MemoryDestinationPolicy } from '../security/provider-destinations';
 import type { MemoryAuthorize } from '../policy/memory-policy';
-import type { ProviderModuleLoader } from '../providers/hosted-providers';
-import type { MemoryProviderFactory } from '../providers/memory-provider-factory';
 import type { MemoryServiceStore } from '../store/memory-service-store';
 import type { MemoryJobQueue } from '../queue/memory-job-queue';
 import type { MemoryCostEventRecorder } from '../runtime/usage-attribution';
@@ -34,10 +32,14 @@ export interface MemoryServiceSettings {
   store?: MemoryServiceStore;
   /** The policy hook. Default {@link defaultAuthorize}. */
   authorize?: MemoryAuthorize;
-  /** Provider factories to register at start, on top of the built-ins and the hosted adapters. */
-  providers?: MemoryProviderFactory[];
-  /** How hosted adapter packages are loaded. Default: dynamic `import()`. */
-  loadProviderModule?: ProviderModuleLoader;
+  /**
+   * The providers bindings may name, as their packages describe them: each adapter package's
+   * `./provider` export (`import { provider } from '@memplane/markdown/provider'`), or
+   * `loadProviderPackage(name)`. The service has no provider of its own, so without this it
+   * can bind nothing until an operator registers one (`service.providers.register`). Each is
+   * checked with core's `defineMemoryProvider` before the service opens anything.
+   */
+  providers?: readonly MemoryProviderDefinition[];
   /**
    * Resolves `{ $secret: { key } }` references for one company (it receives the company id and
    * decides: throwing refuses). Every key reference is resolved once when a binding is created
@@ -56,14 +58,16 @@ export interface MemoryServiceSettings {
   secretEnvironment?: SecretEnvironmentAllowList;
   /**
    * Where hosted providers may be reached: an allow-list of endpoints per provider id (default:
-   * each provider's official endpoints) and whether loopback and private addresses may be
-   * (default: no). Checked when a binding is saved and whenever its adapter is built.
+   * the official endpoints each provider's description declares) and whether loopback and
+   * private addresses may be (default: no). Checked when a binding is saved and whenever its
+   * adapter is built.
    */
   destinations?: MemoryDestinationPolicy;
   /**
-   * A folder for local providers: a markdown binding without `root` keeps its files under
-   * `<dataDirectory>/markdown/<company>/<binding>`, and any `root` must stay inside
-   * `<dataDirectory>/markdown/<company>`. Default: none, so markdown bindings are refused.
+   * A folder for local providers (those whose description names a `localRootField`, such as
+   * markdown's `root`): a binding without that field keeps its files under
+   * `<dataDirectory>/<providerId>/<company>/<binding>`, and any root must stay inside
+   * `<dataDirectory>/<providerId>/<company>`. Default: none, so bindings of local providers are refused.
    */
   dataDirectory?: string;
   /** The HMAC secret of explorer cursors; share it between processes serving the same store. Default: random per service. */
@@ -135,8 +139,8 @@ const settingsSchema = z.strictObject({
     )
     .optional(),
   authorize: functionSchema('a function (actor, operation, scope)').optional(),
-  providers: z.array(z.custom<MemoryProviderFactory>((value) => typeof value === 'object' && value !== null)).optional(),
-  loadProviderModule: functionSchema('a function (packageName)').optional(),
+  // Each definition is checked in full by the registry (defineMemoryProvider), naming its field.
+  providers: z.array(z.custom<MemoryProviderDefinition>((value) => typeof value === 'object' && value !== null, 'must be a provider definition')).optional(),
   secretResolver: functionSchema('a function (key, context)').optional(),
   environment: z.record(z.string(), z.string().optional()).optional(),
   secretEnvironment: z

@@ -1,5 +1,4 @@
-import type { MemoryAdapter, MemoryRecordHandle, MemoryScope, MemorySnippet, MemorySourceRef } from '@memplane/core';
-import type { MemoryProviderFactory } from '../providers/memory-provider-factory';
+import type { MemoryAdapter, MemoryRecordHandle, MemoryScope, MemorySnippet, MemorySourceRef, MemoryProviderDefinition } from '@memplane/core';
 
 /**
  * How a faulty provider answers:
@@ -22,7 +21,7 @@ interface StoredRecord {
 
 /** A leaky provider shared by every binding (one backend for all companies), and what it was asked. */
 export interface LeakyBackend {
-  factory: MemoryProviderFactory;
+  factory: MemoryProviderDefinition;
   records: StoredRecord[];
   /** Every handle a get, forget or correct reached the provider with. */
   handlesSeen: Array<{ operation: 'get' | 'forget' | 'correct'; handle: MemoryRecordHandle }>;

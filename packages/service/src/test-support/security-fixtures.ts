@@ -1,7 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MemoryAdapter } from '@memplane/core';
+import type { MemoryAdapter, MemoryProviderDefinition } from '@memplane/core';
+import { provider as mem0Provider } from '@memplane/mem0/provider';
 import { createMemoryAdapter, memoryAdapterCapabilities } from '@memplane/memory';
+import { provider as supermemoryProvider } from '@memplane/supermemory/provider';
 
 /** One request a sink received. */
 export interface SinkRequest {
@@ -34,11 +36,14 @@ export async function startLoopbackSink(): Promise<{ url: string; port: number; 
 }
 
 /**
- * A stand-in for a hosted adapter package (`@memplane/mem0`, `@memplane/supermemory`): the
- * adapter it builds sends its API key to its configured endpoint on every call, the way the
- * real SDKs do, then answers from the reference adapter. Loaded through `loadProviderModule`.
+ * The hosted providers as their packages describe them (`@memplane/mem0/provider`,
+ * `@memplane/supermemory/provider`: secret, required and destination fields, official
+ * endpoints), with a stand-in `create`: the adapter it builds sends its API key to its
+ * configured endpoint on every call, the way the real SDKs do, then answers from the reference
+ * adapter. So the service's checks are tested against the real descriptions, and no request
+ * leaves loopback.
  */
-export function forwardingHostedModules(seen: Array<Record<string, unknown>> = []): (packageName: string) => Promise<unknown> {
+export function forwardingHostedProviders(seen: Array<Record<string, unknown>> = []): MemoryProviderDefinition[] {
   const build = (defaultEndpoint: string) => (settings: Record<string, unknown>): MemoryAdapter => {
     seen.push(settings);
     const inner = createMemoryAdapter();
@@ -74,11 +79,8 @@ export function forwardingHostedModules(seen: Array<Record<string, unknown>> = [
       },
     };
   };
-  return async (packageName) => {
-    if (packageName === '@memplane/mem0') return { createMem0Adapter: build('https://api.mem0.ai'), mem0Capabilities: memoryAdapterCapabilities };
-    if (packageName === '@memplane/supermemory') {
-      return { createSupermemoryAdapter: build('https://api.supermemory.ai'), supermemoryCapabilities: memoryAdapterCapabilities };
-    }
-    throw new Error(`not installed: ${packageName}`);
-  };
+  return [
+    { ...mem0Provider, capabilities: memoryAdapterCapabilities, create: build('https://api.mem0.ai') },
+    { ...supermemoryProvider, capabilities: memoryAdapterCapabilities, create: build('https://api.supermemory.ai') },
+  ];
 }

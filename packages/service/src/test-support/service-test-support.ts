@@ -7,9 +7,11 @@ import {
   type MemoryScope,
   type MemorySnippet,
   type MemorySourceRef,
+  type MemoryProviderDefinition,
 } from '@memplane/core';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
+import { provider as memoryProvider } from '@memplane/memory/provider';
 import type { MemoryActor } from '../actor/memory-actor';
-import type { MemoryProviderFactory } from '../providers/memory-provider-factory';
 import type { MemoryCallContext } from '../runtime/call-context';
 import { createMemoryService, type MemoryService } from '../service/create-memory-service';
 import type { MemoryServiceSettings } from '../service/memory-service-settings';
@@ -39,10 +41,22 @@ export function deterministicSettings(): Pick<MemoryServiceSettings, 'createId' 
   };
 }
 
-/** A service on an in-memory SQLite store with a temporary data directory. */
+/**
+ * The providers the service's tests bind, `memory` and `markdown`, as their packages describe
+ * them: the service has none of its own, so a test passes them as a host would.
+ */
+export const testProviders: readonly MemoryProviderDefinition[] = [memoryProvider, markdownProvider];
+
+/** The test providers, then `extra`; a definition of `extra` replaces a test provider of the same id. */
+export function withTestProviders(extra: readonly MemoryProviderDefinition[] = []): MemoryProviderDefinition[] {
+  const replaced = new Set(extra.map((definition) => definition.providerId));
+  return [...testProviders.filter((definition) => !replaced.has(definition.providerId)), ...extra];
+}
+
+/** A service on an in-memory SQLite store with a temporary data directory, and the test providers besides those of `settings.providers`. */
 export async function createTestService(settings: MemoryServiceSettings = {}): Promise<{ service: MemoryService; cleanUp: () => Promise<void> }> {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'memplane-service-'));
-  const service = await createMemoryService({ dataDirectory, ...deterministicSettings(), ...settings });
+  const service = await createMemoryService({ dataDirectory, ...deterministicSettings(), ...settings, providers: withTestProviders(settings.providers) });
   return {
     service,
     cleanUp: async () => {
@@ -73,7 +87,7 @@ interface LeakyRecord {
  * is a raw `MemoryAdapter` (not built with `defineMemoryAdapter`), so only the service's own
  * checks stand between its leaks and the caller.
  */
-export function createLeakyProvider(): { factory: MemoryProviderFactory; records: LeakyRecord[] } {
+export function createLeakyProvider(): { factory: MemoryProviderDefinition; records: LeakyRecord[] } {
   const records: LeakyRecord[] = [];
   const toSnippet = (record: LeakyRecord): MemorySnippet => ({
     handle: { providerKey: 'leaky', providerRecordId: record.id },

@@ -1,3 +1,4 @@
+import { provider as memoryProvider } from '@memplane/memory/provider';
 import { createMemoryService, type MemoryService } from '../../service/create-memory-service';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -40,13 +41,13 @@ describeWithPostgres('memory service workers on Postgres', (url) => {
     await client.query(`CREATE TABLE "${names.runs}".runs (job_key text NOT NULL, worker text NOT NULL, attempt integer NOT NULL, state text NOT NULL)`);
     const records = `"${names.runs}".records`;
     await createSharedTable(client, records);
-    const provider = sharedTableProvider(url, records, 'api');
-    providers.push(provider);
+    const sharedTable = sharedTableProvider(url, records, 'api');
+    providers.push(sharedTable);
     const service = await createMemoryService({
       store: createPostgresMemoryServiceStore({ connectionString: url, schema: names.store, maxConnections: 3 }),
       queue: createPgBossJobQueue({ connectionString: url, schema: names.queue, expireInSeconds: expireSeconds, retryDelaySeconds: 0 }),
       hooks: { timeoutMs: options.hookTimeoutMs, maxAttempts: 1 },
-      providers: [provider],
+      providers: [sharedTable.provider, memoryProvider],
     });
     services.push(service);
     const control = service.control(admin);

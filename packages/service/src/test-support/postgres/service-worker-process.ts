@@ -8,6 +8,7 @@
  * have each started one, so every worker provably takes part. It knows the `shared-table`
  * provider, whose records every worker shares (see shared-table-provider.ts).
  */
+import { provider as memoryProvider } from '@memplane/memory/provider';
 import { createMemoryService } from '../../service/create-memory-service';
 import { createPgBossJobQueue } from '../../queue/pg-boss/pg-boss-job-queue';
 import { createPostgresMemoryServiceStore } from '../../store/postgres/postgres-memory-service-store';
@@ -18,14 +19,14 @@ const test = createTestWorker('service worker');
 const { url, worker, runs } = test;
 const meetWorkers = process.env.MEMPLANE_TEST_MEET_WORKERS === undefined ? undefined : Number(process.env.MEMPLANE_TEST_MEET_WORKERS);
 
-const provider = sharedTableProvider(url, test.read('MEMPLANE_TEST_PROVIDER_TABLE'), worker, () => test.record('SELECT 1', []));
+const sharedTable = sharedTableProvider(url, test.read('MEMPLANE_TEST_PROVIDER_TABLE'), worker, () => test.record('SELECT 1', []));
 const service = await createMemoryService({
   store: createPostgresMemoryServiceStore({ connectionString: url, schema: test.read('MEMPLANE_TEST_STORE_SCHEMA'), maxConnections: 4 }),
   queue: createPgBossJobQueue(test.queueSettings()),
   // Every delivery ends within its timeout, which the queue's expiry must exceed (the service checks).
   hooks: { timeoutMs: Number(test.read('MEMPLANE_TEST_HOOK_TIMEOUT_MS')), maxAttempts: 1 },
   operationLog: { batchSize: 1 },
-  providers: [provider],
+  providers: [sharedTable.provider, memoryProvider],
 });
 
 service.hooks.subscribe('manual_capture', {
@@ -44,5 +45,5 @@ service.hooks.subscribe('manual_capture', {
 await service.startWorker({ concurrency: 2 });
 test.ready(async () => {
   await service.close();
-  await provider.close();
+  await sharedTable.close();
 });

@@ -6,8 +6,7 @@
  * that worker hang right after the write (the test kills it); `stall-provider` makes every
  * worker's call hang before it writes (a slow provider).
  */
-import type { MemoryAdapter } from '@memplane/core';
-import type { MemoryProviderDefinition } from '@memplane/core';
+import type { MemoryAdapter, MemoryProviderDefinition } from '@memplane/core';
 import pg from 'pg';
 
 /** Creates the provider's table. */
@@ -15,8 +14,16 @@ export async function createSharedTable(client: pg.Client, table: string): Promi
   await client.query(`CREATE TABLE ${table} (id text PRIMARY KEY, delivery_key text, text text NOT NULL, scope jsonb NOT NULL, worker text NOT NULL)`);
 }
 
-/** The provider factory, writing into `table` as `worker`; `onWrite` is told after each write. */
-export function sharedTableProvider(url: string, table: string, worker: string, onWrite: () => Promise<void> = async () => undefined): MemoryProviderDefinition & { close(): Promise<void> } {
+/**
+ * The provider, writing into `table` as `worker`; `onWrite` is told after each write. `close`
+ * ends its connection pool (kept beside the definition, which holds only what a description may).
+ */
+export function sharedTableProvider(
+  url: string,
+  table: string,
+  worker: string,
+  onWrite: () => Promise<void> = async () => undefined,
+): { provider: MemoryProviderDefinition; close(): Promise<void> } {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   let sequence = 0;
   const capabilities = { metadataFilter: true };
@@ -56,10 +63,12 @@ export function sharedTableProvider(url: string, table: string, worker: string, 
     explain: async () => ({ steps: [] }),
   };
   return {
-    providerId: 'shared-table',
-    description: 'Records in one Postgres table shared by every worker (test only).',
-    capabilities,
-    create: () => adapter,
+    provider: {
+      providerId: 'shared-table',
+      description: 'Records in one Postgres table shared by every worker (test only).',
+      capabilities,
+      create: () => adapter,
+    },
     close: () => pool.end(),
   };
 }
