@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryError } from '@memplane/core';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
+import { provider as memoryProvider } from '@memplane/memory/provider';
 import {
   createMemoryService,
   createMemoryTools,
@@ -43,6 +45,8 @@ export async function runMemoryServiceDemo(options: MemoryServiceDemoOptions): P
   const service = await createMemoryService({
     store: createSqliteMemoryServiceStore({ filename: join(dataDirectory, 'memplane.db') }),
     dataDirectory,
+    // The two providers the bindings name, as their packages describe them: the service knows none of its own.
+    providers: [markdownProvider, memoryProvider],
     createId: (prefix) => {
       const next = (counters.get(prefix) ?? 0) + 1;
       counters.set(prefix, next);
