@@ -1,4 +1,6 @@
 import { join, resolve } from 'node:path';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
+import { provider as memoryProvider } from '@memplane/memory/provider';
 import { ensureDefaultMarkdownBinding, openDataFolderService, type MemoryService } from '@memplane/service';
 import type { ServerRateLimitSettings } from './server-rate-limit';
 import { openServerTokenFile, serverTokenFileName, type ServerTokenFile } from './server-token-file';
@@ -56,6 +58,9 @@ export async function serveMemplane(options: ServeMemplaneOptions): Promise<Serv
     dataDirectory,
     ...(options.databaseUrl === undefined ? {} : { postgresUrl: options.databaseUrl }),
     ...(options.databaseSchema === undefined ? {} : { postgresSchema: options.databaseSchema }),
+    // The service knows no provider of its own: `memplane serve` offers markdown (the zero-config
+    // default) and the in-process reference adapter, as their packages describe them.
+    service: { providers: [markdownProvider, memoryProvider] },
   });
   const tokens = serverTokenFileOf(dataDirectory, options.tokenFile);
   let http: RunningMemplaneServer;

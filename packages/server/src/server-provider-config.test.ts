@@ -1,3 +1,6 @@
+import { provider as agentCoreProvider } from '@memplane/agentcore/provider';
+import { provider as mem0Provider } from '@memplane/mem0/provider';
+import { provider as supermemoryProvider } from '@memplane/supermemory/provider';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerHarness, type ServerHarness } from './test-support/server-harness';
@@ -5,6 +8,9 @@ import { startServerHarness, type ServerHarness } from './test-support/server-ha
 let harness: ServerHarness;
 beforeAll(async () => {
   harness = await startServerHarness({ rateLimit: false });
+  // The hosted providers, as a host registers them from their packages' descriptions.
+  const system = { actor: { kind: 'system', component: 'test' }, companyId: 'acme' } as const;
+  for (const definition of [mem0Provider, supermemoryProvider, agentCoreProvider]) await harness.service.providers.register(system, definition);
 });
 afterAll(async () => harness.close());
 
@@ -25,7 +31,7 @@ describe('GET control/providers/{providerId}', () => {
         const answer = await harness.call('GET', path(providerId), { token });
         expect(answer.status, providerId).toBe(200);
         const { configSchema, configExample, secretFields } = answer.body;
-        expect(answer.body).toMatchObject({ providerId, description: expect.any(String), origin: expect.stringMatching(/^(built-in|hosted|registered)$/) });
+        expect(answer.body).toMatchObject({ providerId, description: expect.any(String), origin: expect.stringMatching(/^(configured|registered)$/) });
         expect(ajv.validateSchema(configSchema), JSON.stringify(ajv.errors)).toBe(true);
         const validate = ajv.compile(configSchema);
         expect(validate(configExample), `${providerId}: ${JSON.stringify(validate.errors)}`).toBe(true);
@@ -54,10 +60,11 @@ describe('GET control/providers/{providerId}', () => {
     expect(created.body.config).toEqual(configExample);
   });
 
-  it('gives a hosted provider its secret fields as references in an open schema', async () => {
+  it('gives a hosted provider its secret fields as references in the schema its package derives', async () => {
     const answer = await harness.call('GET', path('agentcore'), { token: harness.token.operator });
-    expect(answer.body.secretFields).toEqual(['credentials.accessKeyId', 'credentials.secretAccessKey', 'credentials.sessionToken']);
-    expect(answer.body.configSchema).toMatchObject({ type: 'object', additionalProperties: true, properties: { credentials: { properties: { accessKeyId: { oneOf: expect.any(Array) } } } } });
+    expect(answer.body).toMatchObject({ origin: 'registered' });
+    expect(answer.body.secretFields).toEqual(['credentials.accessKeyId', 'credentials.secretAccessKey', 'credentials.sessionToken', 'cursorSecret']);
+    expect(answer.body.configSchema).toMatchObject({ type: 'object', additionalProperties: false, properties: { credentials: { properties: { accessKeyId: { oneOf: expect.any(Array) } } } } });
     expect(answer.body.configExample).toMatchObject({ region: 'us-east-1', credentials: { secretAccessKey: { $secret: { env: 'AWS_SECRET_ACCESS_KEY' } } } });
     expect(JSON.stringify(answer.body)).not.toMatch(/AKIA|sk-/);
   });

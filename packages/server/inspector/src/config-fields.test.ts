@@ -1,11 +1,13 @@
+import { provider as agentCoreProvider } from '@memplane/agentcore/provider';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
 import { createMemoryService, type MemoryService } from '@memplane/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptsOtherFields, configFields } from './config-fields';
 
-// The descriptions the server hands out, from the service's own provider definitions.
+// The descriptions the server hands out, from the providers' own packages.
 let service: MemoryService;
 beforeAll(async () => {
-  service = await createMemoryService();
+  service = await createMemoryService({ providers: [markdownProvider, agentCoreProvider] });
 });
 afterAll(async () => service.close());
 
@@ -21,31 +23,41 @@ describe('config fields', () => {
     const fields = configFields(configSchema, secretFields);
     expect(fields.map((field) => field.path)).toEqual([
       'root',
+      'extraction',
+      'extraction.assistantTurns',
       'fusion',
-      'sectionsPerFile',
-      'lockTimeoutMs',
-      'cursorSecret',
       'lexicalWeights',
       'lexicalWeights.body',
       'lexicalWeights.context',
       'lexicalWeights.metadata',
+      'neighbourWindows',
+      'sectionsPerFile',
+      'lockTimeoutMs',
+      'cursorSecret',
     ]);
     expect(fields.find((field) => field.path === 'fusion')).toEqual({ path: 'fusion', type: 'one of rrf, weighted', required: false, notes: [] });
     expect(fields.find((field) => field.path === 'sectionsPerFile')).toMatchObject({ type: 'integer', notes: ['at least 1', 'at most 100000'] });
-    expect(fields.find((field) => field.path === 'root')).toMatchObject({ type: 'string', notes: ['at least 1 character', 'at most 4096 characters'] });
+    expect(fields.find((field) => field.path === 'root')).toMatchObject({ type: 'string', notes: ['at least 1 character'] });
+    expect(fields.find((field) => field.path === 'neighbourWindows')).toMatchObject({ type: 'boolean', required: false });
     expect(fields.find((field) => field.path === 'cursorSecret')).toMatchObject({ type: 'secret reference', notes: [] });
     expect(acceptsOtherFields(configSchema)).toBe(false);
   });
 
-  it('lists a hosted provider’s secret fields, nested ones by their dotted path, and says its package checks the rest', () => {
+  it('lists a hosted provider’s settings as its package derives them, nested secret fields by their dotted path', () => {
     const { configSchema, secretFields } = describeProvider('agentcore');
-    expect(configFields(configSchema, secretFields)).toEqual([
-      { path: 'credentials', type: 'object', required: false, notes: [] },
-      { path: 'credentials.accessKeyId', type: 'secret reference', required: false, notes: [] },
-      { path: 'credentials.secretAccessKey', type: 'secret reference', required: false, notes: [] },
-      { path: 'credentials.sessionToken', type: 'secret reference', required: false, notes: [] },
-    ]);
-    expect(acceptsOtherFields(configSchema)).toBe(true);
+    const fields = configFields(configSchema, secretFields);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        { path: 'memoryId', type: 'string', required: true, notes: [] },
+        { path: 'credentials', type: 'object', required: false, notes: [] },
+        { path: 'credentials.accessKeyId', type: 'secret reference', required: true, notes: [] },
+        { path: 'credentials.secretAccessKey', type: 'secret reference', required: true, notes: [] },
+        { path: 'credentials.sessionToken', type: 'secret reference', required: false, notes: [] },
+        { path: 'cursorSecret', type: 'secret reference', required: false, notes: [] },
+      ]),
+    );
+    expect(fields.map((field) => field.path)).not.toContain('client');
+    expect(acceptsOtherFields(configSchema)).toBe(false);
   });
 
   it('marks required fields, and reads lists, maps and unions', () => {

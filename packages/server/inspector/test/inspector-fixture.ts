@@ -7,7 +7,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { provider as agentCoreProvider } from '@memplane/agentcore/provider';
+import { provider as mem0Provider } from '@memplane/mem0/provider';
 import { createMemoryAdapter, createMemoryAdapterFaults } from '@memplane/memory';
+import { provider as supermemoryProvider } from '@memplane/supermemory/provider';
 import type { MemoryActor, MemoryCallContext } from '@memplane/service';
 import { serveMemplane, type ServedMemplane } from '../../src/index';
 import { appendPastUsage } from './inspector-history';
@@ -67,7 +70,10 @@ export async function startInspectorFixture(inspectorDirectory: string): Promise
   const served = await serveMemplane({ dataDirectory, port: 0, inspectorDirectory, rateLimit: false });
   const { service } = served;
   const faults = createMemoryAdapterFaults();
-  await service.providers.register(as({ kind: 'operator', operatorId: 'seed', grantedCompanyIds: ['acme'] }, 'acme'), {
+  const seed = as({ kind: 'operator', operatorId: 'seed', grantedCompanyIds: ['acme'] }, 'acme');
+  // The hosted providers an operator offers, from their packages' descriptions.
+  for (const definition of [mem0Provider, supermemoryProvider, agentCoreProvider]) await service.providers.register(seed, definition);
+  await service.providers.register(seed, {
     providerId: 'faulty-memory',
     description: 'The reference memory adapter with a fault switch.',
     create: () => createMemoryAdapter({ faults }),

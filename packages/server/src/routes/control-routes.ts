@@ -18,7 +18,7 @@ export const removeTargetQuerySchema = z.strictObject({ targetType: z.enum(['com
 export const providerConfigSchema = z.object({
   providerId: z.string(),
   description: z.string(),
-  origin: z.enum(['built-in', 'hosted', 'registered']),
+  origin: z.enum(['configured', 'registered']),
   configSchema: z.record(z.string(), z.unknown()).describe('The config as a JSON Schema (draft 2020-12); secret fields are `$secret` references.'),
   configExample: z.record(z.string(), z.unknown()).describe('An example config; every secret is a `$secret` reference.'),
   secretFields: z.array(z.string()).describe('Dotted config paths that must hold secret references.'),

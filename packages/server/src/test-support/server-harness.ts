@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
+import { provider as memoryProvider } from '@memplane/memory/provider';
 import { createMemoryService, ensureDefaultMarkdownBinding, type MemoryService } from '@memplane/service';
 import { startMemplaneServer, type RunningMemplaneServer, type StartMemplaneServerSettings } from '../start-memplane-server';
 import { openServerTokenFile, type ServerTokenFile, type ServerTokenGrant } from '../server-token-file';
@@ -33,7 +35,7 @@ export const harnessCompanies = ['acme', 'globex'] as const;
 /** Starts a harness; `settings` override the server's. */
 export async function startServerHarness(settings: Partial<StartMemplaneServerSettings> = {}): Promise<ServerHarness> {
   const folder = await mkdtemp(join(tmpdir(), 'memplane-server-'));
-  const service = await createMemoryService({ dataDirectory: join(folder, 'data') });
+  const service = await createMemoryService({ dataDirectory: join(folder, 'data'), providers: [markdownProvider, memoryProvider] });
   const tokens = openServerTokenFile(join(folder, 'tokens.json'));
   const token = {} as ServerHarness['token'];
   for (const [name, grant] of Object.entries(grants)) token[name as keyof typeof grants] = (await tokens.issue(grant)).token;
