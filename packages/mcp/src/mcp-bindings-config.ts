@@ -21,6 +21,11 @@ const companySchema = z.strictObject({
 
 /** The config file of bindings: per company, its bindings, its default and its agents' overrides. */
 export const mcpBindingsConfigSchema = z.strictObject({
+  /**
+   * Provider packages to offer besides markdown and memory, by package name (`@memplane/mem0`):
+   * each describes its provider from its `./provider` subpath (`loadProviderPackage`).
+   */
+  providers: z.array(z.string().min(1).max(214)).max(100).optional(),
   /** Which environment variables each company's `{ $secret: { env } }` references may read. */
   secretEnvironment: z.record(identifierSchema, z.array(z.string().min(1).max(256)).max(100)).optional(),
   companies: z.record(identifierSchema, companySchema).default({}),

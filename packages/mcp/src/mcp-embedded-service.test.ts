@@ -91,6 +91,33 @@ describe('the embedded service', () => {
     await reopened.close();
   });
 
+  it('offers the provider packages the config file names, loaded by package name, and names one that is not installed', async () => {
+    const config = join(folder, 'bindings.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        providers: ['@memplane-fixtures/notebook-provider'],
+        companies: { acme: { bindings: [{ key: 'notes', providerId: 'notebook', config: { notebook: 'acme' } }], default: 'notes' } },
+      }),
+    );
+    const service = await openEmbeddedService({ dataDirectory: join(folder, 'data'), configFile: config });
+    try {
+      expect(service.providers.list().map((provider) => provider.providerId)).toEqual(['markdown', 'memory', 'notebook']);
+      const client = await connectInProcess(service, { companyId: 'acme', agentId: 'planner' });
+      await client.callTool({ name: 'memory_note', arguments: { text: 'The launch moved to Thursday.' } });
+      const found = await client.callTool({ name: 'memory_search', arguments: { query: 'when is the launch?' } });
+      expect(JSON.stringify(found.structuredContent)).toContain('The launch moved to Thursday.');
+      await client.close();
+    } finally {
+      await service.close();
+    }
+    await writeFile(config, JSON.stringify({ providers: ['@memplane-test/not-installed-provider'] }));
+    await expect(openEmbeddedService({ dataDirectory: join(folder, 'other'), configFile: config })).rejects.toMatchObject({
+      code: 'MEMORY_CONFIGURATION',
+      packageName: '@memplane-test/not-installed-provider',
+    });
+  });
+
   it('refuses a malformed config file, naming the field, and one that is not JSON', async () => {
     const config = join(folder, 'bad.json');
     await writeFile(config, JSON.stringify({ companies: { acme: { bindings: [{ key: 'x', providerId: 'markdown', apiKey: 'sk-live' }] } } }));

@@ -1,5 +1,7 @@
 import { MemoryConfigurationError, MemoryError } from '@memplane/core';
-import { dataFolderSqliteFileName, openDataFolderService, type MemoryService } from '@memplane/service';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
+import { provider as memoryProvider } from '@memplane/memory/provider';
+import { dataFolderSqliteFileName, loadProviderPackage, openDataFolderService, type MemoryService } from '@memplane/service';
 import { applyBindingsConfig, readBindingsConfig } from './mcp-bindings-config';
 
 /** Where the embedded service keeps its data, and what it runs on. */
@@ -26,12 +28,20 @@ export const sqliteFileName = dataFolderSqliteFileName;
  */
 export async function openEmbeddedService(options: EmbeddedServiceOptions): Promise<MemoryService> {
   const config = options.configFile === undefined ? undefined : await readBindingsConfig(options.configFile);
+  // Loaded before anything is opened: a missing package names itself and leaves nothing behind.
+  const configured = [];
+  for (const packageName of config?.providers ?? []) configured.push(await loadProviderPackage(packageName));
   const service = await openDataFolderService({
     dataDirectory: options.dataDirectory,
     ...(options.postgresUrl === undefined ? {} : { postgresUrl: options.postgresUrl }),
     ...(options.postgresSchema === undefined ? {} : { postgresSchema: options.postgresSchema }),
     ...(options.environment === undefined ? {} : { environment: options.environment }),
-    ...(config?.secretEnvironment === undefined ? {} : { service: { secretEnvironment: config.secretEnvironment } }),
+    service: {
+      // The service knows no provider of its own: memplane-mcp offers markdown (the zero-config
+      // default) and the in-process reference adapter, as their packages describe them.
+      providers: [markdownProvider, memoryProvider, ...configured],
+      ...(config?.secretEnvironment === undefined ? {} : { secretEnvironment: config.secretEnvironment }),
+    },
   });
   if (config !== undefined) {
     try {

@@ -1,3 +1,5 @@
+import { provider as markdownProvider } from '@memplane/markdown/provider';
+import { provider as memoryProvider } from '@memplane/memory/provider';
 import { createMemoryService, type MemoryService } from '@memplane/service';
 import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,6 +12,7 @@ import { createMemplaneMcpServer } from '../mcp-server';
 export async function createTwoCompanyService(providerId: 'memory' | 'markdown' = 'memory', dataDirectory?: string): Promise<MemoryService> {
   const service = await createMemoryService({
     store: createSqliteMemoryServiceStore({ filename: ':memory:' }),
+    providers: [markdownProvider, memoryProvider],
     ...(dataDirectory === undefined ? {} : { dataDirectory }),
   });
   for (const companyId of ['acme', 'globex']) {
