@@ -17,6 +17,7 @@ import {
   type JsonRpcResponse,
 } from '@paperclipai/plugin-sdk/protocol';
 import { openServerTokenFile, startMemplaneServer } from '@memplane/server';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
 import { createMemoryService } from '@memplane/service';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -170,7 +171,7 @@ describe('the built worker over stdio (dist/worker.js, JSON-RPC)', () => {
 
   it('in http mode reaches a real memplane serve through the host (secrets.resolve and http.fetch over JSON-RPC), and never sends the token to the host but as a header', async () => {
     const served = await mkdtemp(join(tmpdir(), 'memplane-paperclip-served-'));
-    const service = await createMemoryService({ dataDirectory: served });
+    const service = await createMemoryService({ dataDirectory: served, providers: [markdownProvider] });
     const tokens = openServerTokenFile(join(served, 'tokens.json'));
     const { token } = await tokens.issue({ role: 'operator', operatorId: 'paperclip' });
     const server = await startMemplaneServer({ service, verifyToken: (value) => tokens.verify(value), port: 0, rateLimit: false, inspectorDirectory: false });

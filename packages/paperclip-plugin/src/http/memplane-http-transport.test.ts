@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryApiCallError, MemoryError, MemoryRateLimitedError, MemoryTimeoutError, MemoryValidationError } from '@memplane/core';
 import { openServerTokenFile, startMemplaneServer, type RunningMemplaneServer } from '@memplane/server';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
 import { createMemoryService, MemoryAccessDeniedError, MemoryBindingNotFoundError, type MemoryService } from '@memplane/service';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -177,7 +178,7 @@ describe('against a real memplane serve', () => {
 
   it('a company outside the token grant is MemoryAccessDeniedError, a bad request a MemoryValidationError naming the field', async () => {
     folder = await mkdtemp(join(tmpdir(), 'memplane-paperclip-http-'));
-    service = await createMemoryService({ dataDirectory: folder });
+    service = await createMemoryService({ dataDirectory: folder, providers: [markdownProvider] });
     const tokens = openServerTokenFile(join(folder, 'tokens.json'));
     const { token } = await tokens.issue({ role: 'operator', operatorId: 'paperclip', companyIds: ['acme'] });
     server = await startMemplaneServer({ service, verifyToken: (value) => tokens.verify(value), port: 0, rateLimit: false, inspectorDirectory: false });

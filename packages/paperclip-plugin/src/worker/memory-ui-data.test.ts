@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
 import { createMemoryService, type MemoryService } from '@memplane/service';
 import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
 import { createTestHarness, type TestHarness } from '@paperclipai/plugin-sdk/testing';
@@ -30,7 +31,7 @@ async function noteOnIssue(companyId: string, issueId: string, text: string, com
 
 beforeEach(async () => {
   folder = await mkdtemp(join(tmpdir(), 'memplane-paperclip-ui-'));
-  service = await createMemoryService({ store: createSqliteMemoryServiceStore({ filename: join(folder, 'memplane.db') }), dataDirectory: folder });
+  service = await createMemoryService({ store: createSqliteMemoryServiceStore({ filename: join(folder, 'memplane.db') }), dataDirectory: folder, providers: [markdownProvider] });
   harness = createTestHarness({ manifest });
   registerMemoryUiData(harness.ctx, { service: async () => inWorkerMemoryService(service) });
 });

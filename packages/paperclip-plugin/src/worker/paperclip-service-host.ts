@@ -15,6 +15,7 @@ import { createHttpTransport, type HostFetch } from '../http/memplane-http-trans
 import type { PaperclipPluginConfig } from './paperclip-plugin-config';
 import { decodeServiceSecretKey, resolveConfigSecret, type ResolvePaperclipSecret } from './paperclip-secret-refs';
 import { inWorkerMemoryService, type PluginMemoryService } from './plugin-memory-service';
+import { loadPluginProviders } from './plugin-providers';
 
 /** The SQLite file inside the plugin's data folder. */
 export const pluginSqliteFileName = 'memplane.db';
@@ -124,10 +125,14 @@ async function openPluginService(
   } catch (cause) {
     throw new MemoryConfigurationError({ message: `The plugin data folder ${dataDirectory} cannot be created; set storage.dataDirectory to a folder the worker may write`, cause });
   }
+  // The service knows no provider of its own: the worker offers those installed next to it.
+  const { providers: extraProviders = [], ...rest } = settings;
+  const providers = [...(await loadPluginProviders()), ...extraProviders];
   const store =
     connectionString === undefined ? createSqliteMemoryServiceStore({ filename: join(dataDirectory, pluginSqliteFileName) }) : await loadPostgresMemoryServiceStore(connectionString, schema);
   const service = await createMemoryService({
     store,
+    providers,
     dataDirectory,
     cursorSecret: await dataFolderCursorSecret(dataDirectory),
     // The company comes from the service (the binding's company), never from the key: one
@@ -136,7 +141,7 @@ async function openPluginService(
       const { ref, configPath } = decodeServiceSecretKey(key);
       return ports.resolveSecret(ref, { companyId: context.companyId, configPath });
     },
-    ...settings,
+    ...rest,
   });
   return inWorkerMemoryService(service);
 }

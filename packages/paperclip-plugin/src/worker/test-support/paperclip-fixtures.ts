@@ -1,5 +1,4 @@
-import { MemoryApiCallError, type MemoryAdapter } from '@memplane/core';
-import type { MemoryProviderFactory } from '@memplane/service';
+import { MemoryApiCallError, type MemoryAdapter, type MemoryProviderDefinition } from '@memplane/core';
 import type { Company, Issue, IssueComment, PaperclipPluginManifestV1, PluginEvent } from '@paperclipai/plugin-sdk';
 
 /** The capabilities the worker uses, for a harness that does not depend on the shipped manifest's UI slots. */
@@ -144,7 +143,7 @@ export function documentEvent(
 }
 
 /** A provider whose every call fails the way a down backend does (HTTP 500), and counts its calls. */
-export function createDownProvider(): { factory: MemoryProviderFactory; calls: () => number } {
+export function createDownProvider(): { factory: MemoryProviderDefinition; calls: () => number } {
   let calls = 0;
   const down = async (): Promise<never> => {
     calls += 1;
@@ -174,7 +173,7 @@ export function createDownProvider(): { factory: MemoryProviderFactory; calls: (
  * A provider that bills every query directly: `usage` as given (cost in cents, tokens), nothing
  * found. The other calls are not needed by the accounting tests.
  */
-export function createMeteredProvider(usage: Array<Record<string, unknown>>): MemoryProviderFactory {
+export function createMeteredProvider(usage: Array<Record<string, unknown>>): MemoryProviderDefinition {
   const unused = async (): Promise<never> => {
     throw new MemoryApiCallError({ message: 'not used by this test provider', isRetryable: false });
   };

@@ -8,6 +8,7 @@ import { openServerTokenFile, startMemplaneServer, type RunningMemplaneServer, t
 import { createTestHarness, type TestHarness } from '@paperclipai/plugin-sdk/testing';
 import { createMemplanePaperclipPlugin, type MemplanePaperclipPlugin } from '../memplane-paperclip-plugin';
 import { pluginSqliteFileName } from '../paperclip-service-host';
+import { loadPluginProviders } from '../plugin-providers';
 import { hostCompanyConfig, type CompanyConfigs, type HostCompanyConfig } from './host-company-config';
 import { systemContext } from '../paperclip-worker-host';
 import { workerTestManifest } from './paperclip-fixtures';
@@ -49,11 +50,14 @@ export type TestServerSettings = Pick<StartMemplaneServerSettings, 'rateLimit' |
 };
 
 async function startServer(folder: string, settings: Partial<MemoryServiceSettings>, serverSettings: TestServerSettings) {
+  // The server offers what the worker would: the providers installed here, then the test's own.
+  const { providers: extraProviders = [], ...rest } = settings;
   const service = await createMemoryService({
     store: createSqliteMemoryServiceStore({ filename: join(folder, pluginSqliteFileName) }),
     dataDirectory: folder,
     cursorSecret: await dataFolderCursorSecret(folder),
-    ...settings,
+    providers: [...(await loadPluginProviders()), ...extraProviders],
+    ...rest,
   });
   const tokens = openServerTokenFile(join(folder, 'server-tokens.json'));
   const { actAsAgents, ...startSettings } = serverSettings;
