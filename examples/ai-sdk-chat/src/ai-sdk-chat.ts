@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hydrationBlockOpen, memplaneMiddleware, memplaneTools, type MemplaneMiddlewareEvent } from '@memplane/ai-sdk';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
 import { createMemoryService } from '@memplane/service';
 import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
 import { generateText, stepCountIs, wrapLanguageModel, type ModelMessage } from 'ai';
@@ -44,7 +45,11 @@ function chatModel(): MockLanguageModelV3 {
 
 /** Runs three turns in `dataDirectory` and prints what happens through `print`. */
 export async function runAiSdkChatExample(dataDirectory: string, print: (line: string) => void = () => {}): Promise<AiSdkChatExampleResult> {
-  const service = await createMemoryService({ store: createSqliteMemoryServiceStore({ filename: join(dataDirectory, 'memplane.db') }), dataDirectory });
+  const service = await createMemoryService({
+    store: createSqliteMemoryServiceStore({ filename: join(dataDirectory, 'memplane.db') }),
+    dataDirectory,
+    providers: [markdownProvider],
+  });
   try {
     // The company's admin binds markdown memory and lets it take run captures.
     const admin = service.control({ actor: { kind: 'company', companyId: 'acme', userId: 'admin' } });

@@ -1,13 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UnsupportedCapabilityError, type MemoryAdapter } from '@memplane/core';
-import {
-  createMemoryService,
-  type MemoryProviderFactory,
-  type MemoryService,
-  type MemoryServiceSettings,
-} from '@memplane/service';
+import { UnsupportedCapabilityError, type MemoryAdapter, type MemoryProviderDefinition } from '@memplane/core';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
+import { provider as memoryProvider } from '@memplane/memory/provider';
+import { createMemoryService, type MemoryService, type MemoryServiceSettings } from '@memplane/service';
 import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
 
 /** A company admin of the test company. */
@@ -23,6 +20,8 @@ export async function createEmbeddedService(
     store: createSqliteMemoryServiceStore({ filename: join(dataDirectory, 'memplane.db') }),
     dataDirectory,
     ...settings,
+    // The service knows no provider of its own: markdown and memory as their packages describe them, then the test's.
+    providers: [markdownProvider, memoryProvider, ...(settings.providers ?? [])],
   });
   const control = service.control(acmeAdmin);
   await control.createBinding({ key: 'default', providerId: binding.providerId ?? 'markdown', hooks: { postRunCapture: binding.postRunCapture ?? true } });
@@ -85,7 +84,7 @@ export function createControllableProvider(providerId: string, behaviour: { quer
     retryExtractionJob: unsupported,
     explain: unsupported,
   };
-  const factory: MemoryProviderFactory = { providerId, description: 'Hangs or fails on demand (test only).', capabilities: {}, create: () => adapter };
+  const factory: MemoryProviderDefinition = { providerId, description: 'Hangs or fails on demand (test only).', capabilities: {}, create: () => adapter };
   return {
     factory,
     /** Lets every waiting call go on. */
