@@ -3,6 +3,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { memplaneMiddleware } from '@memplane/ai-sdk';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
 import { createMemoryService, type MemoryService } from '@memplane/service';
 import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
 import { generateText, wrapLanguageModel, type LanguageModel } from 'ai';
@@ -28,7 +29,11 @@ const instantModel = () =>
 
 /** The embedded default with the given records in the company's markdown memory. */
 async function seededService(directory: string, texts: string[]): Promise<MemoryService> {
-  const service = await createMemoryService({ store: createSqliteMemoryServiceStore({ filename: join(directory, 'memplane.db') }), dataDirectory: directory });
+  const service = await createMemoryService({
+    store: createSqliteMemoryServiceStore({ filename: join(directory, 'memplane.db') }),
+    dataDirectory: directory,
+    providers: [markdownProvider],
+  });
   const control = service.control({ actor: { kind: 'company', companyId: 'acme' } });
   await control.createBinding({ key: 'default', providerId: 'markdown' });
   await control.setTarget({ targetType: 'company' }, 'default');
