@@ -4,9 +4,9 @@ const marker = Symbol.for('memplane.service.missing-package');
 
 /**
  * A feature of the service needs a package that is an optional install, and it is not
- * installed: `better-sqlite3` for the embedded SQLite store, `@memplane/markdown` for the
- * built-in markdown provider. Deployments that use neither (a Postgres store with hosted
- * providers) never install them, so nothing native is compiled. It is a
+ * installed: `better-sqlite3` for the embedded SQLite store, a provider package that
+ * `loadProviderPackage` was asked to load. Deployments that use neither (a Postgres store with
+ * hosted providers) never install `better-sqlite3`, so nothing native is compiled. It is a
  * `MemoryConfigurationError` (code `MEMORY_CONFIGURATION`); `packageName` is what to install.
  */
 export class MemoryMissingPackageError extends MemoryConfigurationError {
