@@ -85,7 +85,7 @@ const tgz = (name) => 'file:' + path.join(work, 'tgz', fs.readdirSync(path.join(
 const file = path.join(work, 'plugin', 'package.json'); const p = JSON.parse(fs.readFileSync(file, 'utf8'));
 delete p.devDependencies; delete p.peerDependencies; delete p.peerDependenciesMeta;
 // The worker's store (better-sqlite3) and default provider (markdown) are optional peers: install them beside it.
-Object.assign(p.dependencies, { '@memplane/core': tgz('core'), '@memplane/service': tgz('service'), '@memplane/markdown': tgz('markdown'), 'better-sqlite3': '^12.4.1' });
+Object.assign(p.dependencies, { '@memplane/core': tgz('core'), '@memplane/service': tgz('service'), '@memplane/memory': tgz('memory'), '@memplane/markdown': tgz('markdown'), 'better-sqlite3': '^12.4.1' });
 p.overrides = { '@memplane/core': tgz('core'), '@memplane/service': tgz('service'), '@memplane/memory': tgz('memory'), '@memplane/markdown': tgz('markdown') };
 fs.writeFileSync(file, JSON.stringify(p, null, 2));
 EOF
