@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ensureDefaultMarkdownBinding, openDataFolderService } from '@memplane/host';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
+import { ensureDefaultMarkdownBinding, openDataFolderService } from '@memplane/service';
 import { median, percentile } from './bench-harness';
 import { startBenchServer } from './server-process-client';
 
@@ -59,8 +60,8 @@ export async function measureLoopback(): Promise<Record<string, LoopbackFigures>
   const httpDirectory = mkdtempSync(join(tmpdir(), 'memplane-bench-server-http-'));
   const localDirectory = mkdtempSync(join(tmpdir(), 'memplane-bench-server-local-'));
   const server = await startBenchServer({ dataDirectory: httpDirectory });
-  // The host's providers, as memplane serve offers them, so both sides run the same markdown binding.
-  const local = await openDataFolderService({ dataDirectory: localDirectory });
+  // The providers memplane serve offers, so both sides run the same markdown binding.
+  const local = await openDataFolderService({ dataDirectory: localDirectory, service: { providers: [markdownProvider] } });
   try {
     const base = `${server.url}/v1/companies/acme/memory`;
     const post = async (path: string, body: unknown): Promise<void> => {

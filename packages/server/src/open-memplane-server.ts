@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
-import { ensureDefaultMarkdownBinding, openDataFolderService } from '@memplane/host';
-import type { MemoryService } from '@memplane/service';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
+import { provider as memoryProvider } from '@memplane/memory/provider';
+import { ensureDefaultMarkdownBinding, openDataFolderService, type MemoryService } from '@memplane/service';
 import type { ServerRateLimitSettings } from './server-rate-limit';
 import { openServerTokenFile, serverTokenFileName, type ServerTokenFile } from './server-token-file';
 import { startMemplaneServer, type RunningMemplaneServer } from './start-memplane-server';
@@ -53,8 +54,14 @@ export function serverTokenFileOf(dataDirectory: string, tokenFile?: string): Se
  */
 export async function serveMemplane(options: ServeMemplaneOptions): Promise<ServedMemplane> {
   const dataDirectory = resolve(options.dataDirectory);
-  // The host registers markdown (the zero-config default) and the in-process reference adapter.
-  const service = await openDataFolderService({ dataDirectory, databaseUrl: options.databaseUrl, databaseSchema: options.databaseSchema, component: 'memplane-serve' });
+  const service = await openDataFolderService({
+    dataDirectory,
+    ...(options.databaseUrl === undefined ? {} : { postgresUrl: options.databaseUrl }),
+    ...(options.databaseSchema === undefined ? {} : { postgresSchema: options.databaseSchema }),
+    // The service knows no provider of its own: `memplane serve` offers markdown (the zero-config
+    // default) and the in-process reference adapter, as their packages describe them.
+    service: { providers: [markdownProvider, memoryProvider] },
+  });
   const tokens = serverTokenFileOf(dataDirectory, options.tokenFile);
   let http: RunningMemplaneServer;
   try {

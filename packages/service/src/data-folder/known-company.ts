@@ -1,5 +1,6 @@
 import { MemoryNotFoundError } from '@memplane/core';
-import type { MemoryCallContext, MemoryControlPlane } from '@memplane/service';
+import type { MemoryControlPlane } from '../control/memory-control-plane';
+import type { MemoryCallContext } from '../runtime/call-context';
 
 /** What the check needs of a service: its control plane (a `MemoryService`, or a client of one). */
 type CompanyReadHost = {
