@@ -30,6 +30,7 @@ export const workspaceSourceAliases: Record<string, string> = {
   '@memplane/service/pg-boss': `${root}packages/service/src/pg-boss.ts`,
   '@memplane/service/store': `${root}packages/service/src/store.ts`,
   '@memplane/service': `${root}packages/service/src/index.ts`,
+  '@memplane/host': `${root}packages/host/src/index.ts`,
   '@memplane/mcp': `${root}packages/mcp/src/index.ts`,
   '@memplane/server': `${root}packages/server/src/index.ts`,
 };

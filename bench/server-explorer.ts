@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { dataFolderSqliteFileName } from '@memplane/service';
+import { dataFolderSqliteFileName } from '@memplane/host';
 import { createSqliteMemoryServiceStore, sqliteMigrations } from '@memplane/service/sqlite';
 import type { MemoryServiceStore } from '@memplane/service/store';
 import { applyPostgresMigrations, createPostgresMemoryServiceStore, postgresMigrations } from '@memplane/service/postgres';

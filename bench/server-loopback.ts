@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { provider as markdownProvider } from '@memplane/markdown/provider';
-import { ensureDefaultMarkdownBinding, openDataFolderService } from '@memplane/service';
+import { ensureDefaultMarkdownBinding, openDataFolderService } from '@memplane/host';
 import { median, percentile } from './bench-harness';
 import { startBenchServer } from './server-process-client';
 
@@ -60,8 +59,8 @@ export async function measureLoopback(): Promise<Record<string, LoopbackFigures>
   const httpDirectory = mkdtempSync(join(tmpdir(), 'memplane-bench-server-http-'));
   const localDirectory = mkdtempSync(join(tmpdir(), 'memplane-bench-server-local-'));
   const server = await startBenchServer({ dataDirectory: httpDirectory });
-  // The providers memplane serve offers, so both sides run the same markdown binding.
-  const local = await openDataFolderService({ dataDirectory: localDirectory, service: { providers: [markdownProvider] } });
+  // The host's providers, as memplane serve offers them, so both sides run the same markdown binding.
+  const local = await openDataFolderService({ dataDirectory: localDirectory });
   try {
     const base = `${server.url}/v1/companies/acme/memory`;
     const post = async (path: string, body: unknown): Promise<void> => {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { identifierSchema, MemoryConfigurationError, parseInput } from '@memplane/core';
-import { applyDeclaredCompanyBindings, ensureDefaultMarkdownBinding, type MemoryService } from '@memplane/service';
+import { applyDeclaredCompanyBindings, ensureDefaultMarkdownBinding } from '@memplane/host';
+import type { MemoryService } from '@memplane/service';
 import { z } from 'zod';
 
 const bindingSchema = z.strictObject({

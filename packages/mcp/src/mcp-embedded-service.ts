@@ -1,7 +1,6 @@
 import { MemoryConfigurationError, MemoryError } from '@memplane/core';
-import { provider as markdownProvider } from '@memplane/markdown/provider';
-import { provider as memoryProvider } from '@memplane/memory/provider';
-import { dataFolderSqliteFileName, loadProviderPackage, openDataFolderService, type MemoryService } from '@memplane/service';
+import { dataFolderSqliteFileName, openDataFolderService } from '@memplane/host';
+import { loadProviderPackage, type MemoryService } from '@memplane/service';
 import { applyBindingsConfig, readBindingsConfig } from './mcp-bindings-config';
 
 /** Where the embedded service keeps its data, and what it runs on. */
@@ -31,17 +30,15 @@ export async function openEmbeddedService(options: EmbeddedServiceOptions): Prom
   // Loaded before anything is opened: a missing package names itself and leaves nothing behind.
   const configured = [];
   for (const packageName of config?.providers ?? []) configured.push(await loadProviderPackage(packageName));
+  // The host registers markdown (the zero-config default) and the in-process reference adapter.
   const service = await openDataFolderService({
     dataDirectory: options.dataDirectory,
-    ...(options.postgresUrl === undefined ? {} : { postgresUrl: options.postgresUrl }),
-    ...(options.postgresSchema === undefined ? {} : { postgresSchema: options.postgresSchema }),
-    ...(options.environment === undefined ? {} : { environment: options.environment }),
-    service: {
-      // The service knows no provider of its own: memplane-mcp offers markdown (the zero-config
-      // default) and the in-process reference adapter, as their packages describe them.
-      providers: [markdownProvider, memoryProvider, ...configured],
-      ...(config?.secretEnvironment === undefined ? {} : { secretEnvironment: config.secretEnvironment }),
-    },
+    databaseUrl: options.postgresUrl,
+    databaseSchema: options.postgresSchema,
+    environment: options.environment,
+    providers: configured,
+    config: config?.secretEnvironment === undefined ? undefined : { secretEnvironment: config.secretEnvironment },
+    component: 'memplane-mcp',
   });
   if (config !== undefined) {
     try {

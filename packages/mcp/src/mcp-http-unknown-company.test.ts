@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { openDataFolderService } from '@memplane/service';
+import { openDataFolderService } from '@memplane/host';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openMcpTokenFile, tokenFileName } from './mcp-token-file';
 import { serveMcpHttp } from './test-support/mcp-http-serving';

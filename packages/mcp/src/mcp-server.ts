@@ -1,5 +1,6 @@
 import type { MemoryAdapterCapabilities } from '@memplane/core';
-import { createMemoryTools, unknownCompanyError, type MemoryToolContext, type MemoryToolDefinition, type MemoryToolHost } from '@memplane/service';
+import { unknownCompanyError } from '@memplane/host';
+import { createMemoryTools, type MemoryToolContext, type MemoryToolDefinition, type MemoryToolHost } from '@memplane/service';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -41,7 +42,7 @@ export interface MemplaneMcpServerOptions {
 
 /** What a session does with a company the service does not know yet. */
 export interface McpCompanyProvisioning {
-  /** Whether the service knows the company (`isKnownCompany` of `@memplane/service`). */
+  /** Whether the service knows the company (`isKnownCompany` of `@memplane/host`). */
   isKnown(): Promise<boolean>;
   /** Starts the company before its first write (the zero-config default binding). */
   provision(): Promise<void>;

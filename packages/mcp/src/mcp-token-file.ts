@@ -1,5 +1,5 @@
 import { identifierSchema } from '@memplane/core';
-import { openHashedTokenFile, type HashedTokenRecord } from '@memplane/service';
+import { openHashedTokenFile, type HashedTokenRecord } from '@memplane/host';
 import { z } from 'zod';
 import type { McpBoundScope } from './mcp-bound-scope';
 

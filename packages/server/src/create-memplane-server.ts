@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { isKnownCompany, unknownCompanyError, type MemoryCallContext, type MemoryService } from '@memplane/service';
+import { isKnownCompany, unknownCompanyError } from '@memplane/host';
+import type { MemoryCallContext, MemoryService } from '@memplane/service';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { actingAgentHeader, actorOf, grantReaches } from './server-actor';

@@ -1,7 +1,6 @@
 import { join, resolve } from 'node:path';
-import { provider as markdownProvider } from '@memplane/markdown/provider';
-import { provider as memoryProvider } from '@memplane/memory/provider';
-import { ensureDefaultMarkdownBinding, openDataFolderService, type MemoryService } from '@memplane/service';
+import { ensureDefaultMarkdownBinding, openDataFolderService } from '@memplane/host';
+import type { MemoryService } from '@memplane/service';
 import type { ServerRateLimitSettings } from './server-rate-limit';
 import { openServerTokenFile, serverTokenFileName, type ServerTokenFile } from './server-token-file';
 import { startMemplaneServer, type RunningMemplaneServer } from './start-memplane-server';
@@ -54,14 +53,8 @@ export function serverTokenFileOf(dataDirectory: string, tokenFile?: string): Se
  */
 export async function serveMemplane(options: ServeMemplaneOptions): Promise<ServedMemplane> {
   const dataDirectory = resolve(options.dataDirectory);
-  const service = await openDataFolderService({
-    dataDirectory,
-    ...(options.databaseUrl === undefined ? {} : { postgresUrl: options.databaseUrl }),
-    ...(options.databaseSchema === undefined ? {} : { postgresSchema: options.databaseSchema }),
-    // The service knows no provider of its own: `memplane serve` offers markdown (the zero-config
-    // default) and the in-process reference adapter, as their packages describe them.
-    service: { providers: [markdownProvider, memoryProvider] },
-  });
+  // The host registers markdown (the zero-config default) and the in-process reference adapter.
+  const service = await openDataFolderService({ dataDirectory, databaseUrl: options.databaseUrl, databaseSchema: options.databaseSchema, component: 'memplane-serve' });
   const tokens = serverTokenFileOf(dataDirectory, options.tokenFile);
   let http: RunningMemplaneServer;
   try {

@@ -48,7 +48,7 @@ export interface ServerRoute {
   bodyRequired?: boolean;
   /**
    * What the call does in a company the service does not know yet (`isKnownCompany` of
-   * `@memplane/service`: no binding, no binding history):
+   * `@memplane/host`: no binding, no binding history):
    * - `provisions`: a runtime write (capture, records, a hook). For a token whose grant reaches
    *   the company, the server's `prepareCompany` runs first (the zero-config default binding).
    * - `any`: the call needs no company data (the provider list) or starts the company itself

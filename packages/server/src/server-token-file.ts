@@ -1,5 +1,5 @@
 import { identifierSchema, parseInput } from '@memplane/core';
-import { openHashedTokenFile, type HashedTokenFile, type HashedTokenIssueOptions, type HashedTokenRecord } from '@memplane/service';
+import { openHashedTokenFile, type HashedTokenFile, type HashedTokenIssueOptions, type HashedTokenRecord } from '@memplane/host';
 import { z } from 'zod';
 
 /**

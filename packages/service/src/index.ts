@@ -124,23 +124,6 @@ export type {
   MemoryOperationStatus,
   MemoryOperationType,
 } from './store/memory-service-records';
-export { dataFolderCursorSecret, loadPostgresMemoryServiceStore } from './data-folder/data-folder-service';
-export {
-  applyDeclaredCompanyBindings,
-  ensureDefaultMarkdownBinding,
-  type DeclaredCompanyBindings,
-  type DeclaredMemoryBinding,
-} from './data-folder/apply-company-bindings';
-export { isKnownCompany, unknownCompanyError } from './data-folder/known-company';
-export { dataFolderSqliteFileName, openDataFolderService, type DataFolderServiceOptions } from './data-folder/open-data-folder-service';
-export {
-  openHashedTokenFile,
-  type HashedTokenFile,
-  type HashedTokenFileSettings,
-  type HashedTokenIssueOptions,
-  type HashedTokenRecord,
-  type HashedTokenRecordFields,
-} from './tokens/hashed-token-file';
 export { serviceRequestSchemas } from './service-request-schemas';
 
 export { VERSION } from './version';

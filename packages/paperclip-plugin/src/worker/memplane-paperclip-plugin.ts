@@ -1,5 +1,6 @@
 import { MemoryConfigurationError, MemoryError } from '@memplane/core';
-import { applyDeclaredCompanyBindings, ensureDefaultMarkdownBinding, type MemoryServiceSettings } from '@memplane/service';
+import { applyDeclaredCompanyBindings, ensureDefaultMarkdownBinding } from '@memplane/host';
+import type { MemoryServiceSettings } from '@memplane/service';
 import { definePlugin, type EnvSecretRefBinding, type PaperclipPlugin, type PluginContext, type PluginEvent } from '@paperclipai/plugin-sdk';
 import { createCompanyRoutedService } from './company-routed-service';
 import { createCaptureLedger } from './paperclip-capture-ledger';

@@ -3,12 +3,8 @@ import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MemoryConfigurationError } from '@memplane/core';
-import {
-  createMemoryService,
-  dataFolderCursorSecret,
-  loadPostgresMemoryServiceStore,
-  type MemoryServiceSettings,
-} from '@memplane/service';
+import { dataFolderCursorSecret, loadPostgresMemoryServiceStore } from '@memplane/host';
+import { createMemoryService, type MemoryServiceSettings } from '@memplane/service';
 import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
 import { createHttpMemoryService, type HttpServiceLog } from '../http/memplane-http-service';
 import { createHttpTransport, type HostFetch } from '../http/memplane-http-transport';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { provider as markdownProvider } from '@memplane/markdown/provider';
 import { provider as memoryProvider } from '@memplane/memory/provider';
-import { createMemoryService, ensureDefaultMarkdownBinding, type MemoryService } from '@memplane/service';
+import { ensureDefaultMarkdownBinding } from '@memplane/host';
+import { createMemoryService, type MemoryService } from '@memplane/service';
 import { startMemplaneServer, type RunningMemplaneServer, type StartMemplaneServerSettings } from '../start-memplane-server';
 import { openServerTokenFile, type ServerTokenFile, type ServerTokenGrant } from '../server-token-file';
 

@@ -1,6 +1,6 @@
 /** One bearer token as the store keeps it: its SHA-256, never the token. */
 export interface MemoryTokenRow {
-  /** `tok_` + 24 url-safe chars. */
+  /** `tok_` + 24 url-safe chars; a token imported from an old token file keeps its `tok_` + 16 hex. */
   id: string;
   /** SHA-256 hex of the whole token. */
   hash: string;

@@ -61,9 +61,18 @@ export function describeStoreTokenRules(subject: StoreUnderTest): void {
       expect((await subject.store.findTokenByHash(hashOf('a')))?.revokedAt).toBe('2026-01-05T00:00:00.000Z');
     });
 
+    it('keeps the id of a token imported from an old token file (tok_ and 16 hex)', async () => {
+      const imported = token({ id: 'tok_0123456789abcdef', hash: hashOf('e') });
+      expect(await subject.store.insertToken(imported)).toBe(true);
+      expect(await subject.store.findTokenByHash(hashOf('e'))).toMatchObject({ id: 'tok_0123456789abcdef' });
+      expect(await subject.store.revokeToken('tok_0123456789abcdef', '2026-01-05T00:00:00.000Z')).toBe(true);
+    });
+
     it('refuses a malformed token with MemoryValidationError naming the field, and writes nothing', async () => {
       const malformed: Array<[Partial<MemoryTokenRow> | Record<string, unknown>, string]> = [
         [{ id: 'mps_aaaaaaaaaaaaaaaaaaaaaaaa' }, 'row.id'],
+        [{ id: 'tok_0123456789abcde' }, 'row.id'],
+        [{ id: 'tok_0123456789ABCDEF' }, 'row.id'],
         [{ hash: 'not a hash' }, 'row.hash'],
         [{ role: 'root' }, 'row.role'],
         [{ grant: ['operator'] }, 'row.grant'],

@@ -8,7 +8,8 @@ import { optionalTime, time, type StoreRow, type StoreRowCodec } from './store-r
 const instant = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 
 const tokenRowSchema = z.strictObject({
-  id: z.string().regex(/^tok_[A-Za-z0-9_-]{24}$/, 'must be tok_ and 24 url-safe characters'),
+  // New ids, or the ids of the token files the host imports (tok_ and 16 hex), kept so an operator revokes by the id they know.
+  id: z.string().regex(/^tok_(?:[A-Za-z0-9_-]{24}|[0-9a-f]{16})$/, 'must be tok_ and 24 url-safe characters (or 16 hex, the id of an imported token)'),
   hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be the SHA-256 of the token in lower-case hex'),
   role: z.enum(memoryTokenRoles as [MemoryTokenRow['role'], ...MemoryTokenRow['role'][]]),
   grant: z.record(z.string(), z.unknown()),

@@ -1,7 +1,5 @@
 import { MemoryError } from '@memplane/core';
-import type { MemoryBinding, MemoryBindingHookSettings } from '../bindings/memory-binding';
-import type { MemoryControlPlane } from '../control/memory-control-plane';
-import type { MemoryCallContext } from '../runtime/call-context';
+import type { MemoryBinding, MemoryBindingHookSettings, MemoryCallContext, MemoryControlPlane } from '@memplane/service';
 
 /** One binding as a host's config file or settings page declares it. */
 export interface DeclaredMemoryBinding {

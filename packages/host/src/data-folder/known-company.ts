@@ -1,6 +1,5 @@
 import { MemoryNotFoundError } from '@memplane/core';
-import type { MemoryControlPlane } from '../control/memory-control-plane';
-import type { MemoryCallContext } from '../runtime/call-context';
+import type { MemoryCallContext, MemoryControlPlane } from '@memplane/service';
 
 /** What the check needs of a service: its control plane (a `MemoryService`, or a client of one). */
 type CompanyReadHost = {

@@ -1,12 +1,12 @@
 import { MemoryNotFoundError } from '@memplane/core';
 import { describe, expect, it } from 'vitest';
-import { createMemoryService } from '../service/create-memory-service';
-import { testProviders } from '../test-support/service-test-support';
+import { provider as memoryProvider } from '@memplane/memory/provider';
+import { createMemoryService } from '@memplane/service';
 import { isKnownCompany, unknownCompanyError } from './known-company';
 
 describe('a known company', () => {
   it('is one with a binding or a binding history; reading whether it is changes nothing', async () => {
-    const service = await createMemoryService({ providers: testProviders });
+    const service = await createMemoryService({ providers: [memoryProvider] });
     try {
       const admin = service.control({ actor: { kind: 'company', companyId: 'acme', userId: 'ada' } });
       expect(await isKnownCompany(service, 'test', 'acme')).toBe(false);

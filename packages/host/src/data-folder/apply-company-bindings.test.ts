@@ -3,16 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryApiCallError, MemoryNotFoundError } from '@memplane/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MemoryCallContext } from '../runtime/call-context';
-import { createMemoryService, type MemoryService } from '../service/create-memory-service';
-import { testProviders } from '../test-support/service-test-support';
+import { provider as markdownProvider } from '@memplane/markdown/provider';
+import { createMemoryService, type MemoryCallContext, type MemoryService } from '@memplane/service';
 import { ensureDefaultMarkdownBinding } from './apply-company-bindings';
 
 let folder: string;
 let service: MemoryService;
 beforeEach(async () => {
   folder = await mkdtemp(join(tmpdir(), 'memplane-default-binding-'));
-  service = await createMemoryService({ dataDirectory: folder, providers: testProviders });
+  service = await createMemoryService({ dataDirectory: folder, providers: [markdownProvider] });
 });
 afterEach(async () => {
   await service.close();

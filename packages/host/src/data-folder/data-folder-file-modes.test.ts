@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createStoreFixtures } from '../testing/store-fixtures';
-import { createSqliteMemoryServiceStore } from '../store/sqlite/sqlite-memory-service-store';
-import { dataFolderSqliteFileName, openDataFolderService } from './open-data-folder-service';
+import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
+import { createStoreFixtures } from '@memplane/service/testing';
+import { openMemplaneHost } from '../open-memplane-host';
+import { dataFolderSqliteFileName } from './open-data-folder-service';
 
 // Every file is created as permissively as the process allows: umask 0 and a folder open to all.
 let previousUmask: number;
@@ -41,7 +42,7 @@ afterEach(() => {
 
 describe('file modes of a data folder', () => {
   it('creates memplane.db, its -wal and -shm and the cursor secret with mode 0600 under umask 0 in a 0777 folder', async () => {
-    const service = await openDataFolderService({ dataDirectory: folder });
+    const host = await openMemplaneHost({ dataDirectory: folder });
     try {
       const database = join(folder, dataFolderSqliteFileName);
       // The migration wrote, so the write-ahead log and its index exist now.
@@ -51,7 +52,18 @@ describe('file modes of a data folder', () => {
       }
       expect(modeOf(join(folder, 'cursor-secret'))).toBe(0o600);
     } finally {
-      await service.close();
+      await host.close();
+    }
+  });
+
+  it('creates a missing data folder with mode 0700 under umask 0', async () => {
+    const fresh = join(folder, 'fresh', 'data');
+    const host = await openMemplaneHost({ dataDirectory: fresh });
+    try {
+      expect(modeOf(fresh)).toBe(0o700);
+      expect(host.dataDirectory).toBe(fresh);
+    } finally {
+      await host.close();
     }
   });
 
@@ -59,12 +71,12 @@ describe('file modes of a data folder', () => {
     const database = join(folder, dataFolderSqliteFileName);
     worldReadableDatabase(database);
     writeFileSync(join(folder, 'cursor-secret'), `${'ab'.repeat(32)}\n`, { mode: 0o644 });
-    const service = await openDataFolderService({ dataDirectory: folder });
+    const host = await openMemplaneHost({ dataDirectory: folder });
     try {
       for (const file of sqliteFiles(database)) expect(modeOf(file), file).toBe(0o600);
       expect(modeOf(join(folder, 'cursor-secret'))).toBe(0o600);
     } finally {
-      await service.close();
+      await host.close();
     }
   });
 });

@@ -71,6 +71,10 @@ const hashOf = (token: string) => `sha256:${createHash('sha256').update(token, '
  * Opens (or, on the first issue, creates) a token file at `path`. Writers take a lock file and
  * replace the file atomically after an fsync; readers cache it by mtime and size, so a token
  * revoked by another process is refused at its next use.
+ *
+ * @deprecated The format of the token files before the token store: the host reads it to import
+ * them (`importTokenFiles`), and it leaves the public API once `memplane serve` and
+ * `memplane-mcp` keep their tokens in the token store (`openMemplaneHost(...).tokens`).
  */
 export function openHashedTokenFile<Shape extends z.ZodRawShape>(
   path: string,
