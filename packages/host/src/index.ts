@@ -13,17 +13,7 @@ export { parseHostConfig, readHostConfig } from './config/read-host-config';
 export { createMemplaneTokenStore, importedTokenPrefixes, tokenPrefix, type MemplaneTokenIssueOptions, type MemplaneTokenStore, type MemplaneTokenStoreSettings } from './tokens/memplane-token-store';
 export { tokenGrantSchema, type AdminTokenGrant, type AgentTokenGrant, type MemplaneTokenGrant, type MemplaneTokenRole, type OperatorTokenGrant } from './tokens/token-grant';
 export type { MemplaneTokenBookkeeping, MemplaneTokenRecord } from './tokens/token-row';
-export { importTokenFiles, mcpTokenFileName, serverTokenFileName, type TokenFileImport } from './tokens/import-token-files';
-// The old token file format, moved from @memplane/service: the host reads it to import old files,
-// and memplane serve and memplane-mcp keep their files with it until they use the token store.
-export {
-  openHashedTokenFile,
-  type HashedTokenFile,
-  type HashedTokenFileSettings,
-  type HashedTokenIssueOptions,
-  type HashedTokenRecord,
-  type HashedTokenRecordFields,
-} from './tokens/hashed-token-file';
+export type { TokenFileImport } from './tokens/import-token-files';
 export { createTokenCommand, type TokenCommand, type TokenCommandOutput } from './command/token-command';
 
 export { cursorSecretFileName, dataFolderCursorSecret, loadPostgresMemoryServiceStore } from './data-folder/data-folder-service';

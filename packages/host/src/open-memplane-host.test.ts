@@ -43,6 +43,15 @@ describe('opening a host', () => {
     expect(host.service.providers.list().map((provider) => provider.providerId).sort()).toEqual(['markdown', 'memory']);
   });
 
+  it('lets an embedder bring its own markdown or memory definition in place of the host\'s, never both', async () => {
+    const { provider: memoryProvider } = await import('@memplane/memory/provider');
+    const ownMemory = { ...memoryProvider, description: 'The embedder\'s memory.' };
+    const host = await open({ providers: [ownMemory] });
+    const listed = host.service.providers.list();
+    expect(listed.map((provider) => provider.providerId).sort()).toEqual(['markdown', 'memory']);
+    expect(listed.find((provider) => provider.providerId === 'memory')?.description).toBe('The embedder\'s memory.');
+  });
+
   it('leaves a company with a binding as its operator made it', async () => {
     const host = await open();
     await host.service.control(system('acme')).createBinding({ key: 'scratch', providerId: 'memory' });

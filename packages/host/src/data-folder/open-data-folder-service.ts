@@ -31,7 +31,10 @@ export interface DataFolderServiceOptions {
   config?: HostConfigInput | undefined;
   /** The environment `{ $secret: { env } }` references read. Default `process.env`. */
   environment?: Readonly<Record<string, string | undefined>> | undefined;
-  /** Provider definitions to register besides markdown, memory and the config's packages (a host that embeds its own). */
+  /**
+   * Provider definitions to register besides the config's packages (a host that embeds its own).
+   * One with the id `markdown` or `memory` takes the place of the host's zero-config one.
+   */
   providers?: readonly MemoryProviderDefinition[] | undefined;
   /** More service settings (limits, deadlines, queue, policy). */
   service?: MemplaneHostServiceSettings | undefined;
@@ -95,9 +98,12 @@ async function loadConfigProviders(packageNames: readonly string[]): Promise<Mem
 export async function openServiceParts(options: DataFolderServiceOptions, loadMarkdown: MarkdownProviderLoader = loadMarkdownModule): Promise<DataFolderServiceParts> {
   const config = parseHostConfig(options.config ?? {});
   const component = options.component ?? 'memplane-host';
-  // The zero-config providers are the host's choice; the service itself knows none.
-  const markdownProvider = await loadMarkdownProvider(loadMarkdown);
-  const providers = [...(markdownProvider === undefined ? [] : [markdownProvider]), memoryProvider, ...(await loadConfigProviders(config.providers)), ...(options.providers ?? [])];
+  // The zero-config providers are the host's choice (the service itself knows none), unless the
+  // embedder brings its own definition under the same id.
+  const embedded = new Set((options.providers ?? []).map((definition) => definition.providerId));
+  const markdownProvider = embedded.has('markdown') ? undefined : await loadMarkdownProvider(loadMarkdown);
+  const hostProviders = [...(markdownProvider === undefined ? [] : [markdownProvider]), ...(embedded.has('memory') ? [] : [memoryProvider])];
+  const providers = [...hostProviders, ...(await loadConfigProviders(config.providers)), ...(options.providers ?? [])];
   const dataDirectory = await prepareDataFolder(options.dataDirectory);
   const cursorSecret = await dataFolderCursorSecret(dataDirectory);
   const store =
@@ -126,7 +132,7 @@ export async function openServiceParts(options: DataFolderServiceOptions, loadMa
     await service.close();
     throw MemoryError.isInstance(error) ? error : new MemoryConfigurationError({ message: 'The bindings of the config could not be applied', cause: error });
   }
-  return { service, store, dataDirectory, config, component, markdown: markdownProvider !== undefined };
+  return { service, store, dataDirectory, config, component, markdown: markdownProvider !== undefined || embedded.has('markdown') };
 }
 
 /**
