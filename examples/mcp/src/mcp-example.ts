@@ -1,9 +1,11 @@
 /**
- * memplane over MCP, end to end on this machine: the embedded service (SQLite and markdown
- * files in a data folder), a bearer token issued for one agent, the Streamable HTTP endpoint
- * on 127.0.0.1, and the official MCP client calling the memory tools as Claude or Cursor would.
+ * memplane over MCP, end to end on this machine: the host (the service on SQLite and markdown
+ * files in a data folder, and its token store), a bearer token issued for one agent, the
+ * Streamable HTTP endpoint on 127.0.0.1, and the official MCP client calling the memory tools
+ * as Claude or Cursor would.
  */
-import { ensureDefaultBinding, openEmbeddedService, openMcpTokenFile, startMemplaneMcpHttpServer } from '@memplane/mcp';
+import { openMemplaneHost } from '@memplane/host';
+import { agentTokenVerifier, startMemplaneMcpHttpServer } from '@memplane/mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -25,13 +27,12 @@ function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
 /** Runs the example in `dataDirectory` and returns what each step answered. */
 export async function runMcpExample(dataDirectory: string): Promise<McpExampleReport> {
   // 1. The operator side: the service, and a token that acts as agent "planner" of company "acme".
-  const service = await openEmbeddedService({ dataDirectory });
-  const tokens = openMcpTokenFile(`${dataDirectory}/mcp-tokens.json`);
-  const { token } = await tokens.issue({ companyId: 'acme', agentId: 'planner', label: 'example' });
+  const host = await openMemplaneHost({ dataDirectory });
+  const { token } = await host.tokens.issue({ role: 'agent', companyId: 'acme', agentId: 'planner' }, { label: 'example' });
   const http = await startMemplaneMcpHttpServer({
-    service,
-    verifyToken: (candidate) => tokens.verify(candidate),
-    prepareCompany: (companyId) => ensureDefaultBinding(service, companyId), // zero-config: markdown
+    service: host.service,
+    verifyToken: agentTokenVerifier(host.tokens),
+    prepareCompany: (companyId) => host.ensureDefaultBinding(companyId), // zero-config: markdown
     port: 0,
   });
 
@@ -60,6 +61,6 @@ export async function runMcpExample(dataDirectory: string): Promise<McpExampleRe
   } finally {
     await client.close();
     await http.close();
-    await service.close();
+    await host.close();
   }
 }

@@ -4,11 +4,12 @@ import { conformanceCommand } from './commands/conformance-command';
 import { markdownCommand } from './commands/markdown-command';
 import { mcpCommand } from './commands/mcp-command';
 import { serveCommand } from './commands/serve-command';
+import { tokenCommand } from './commands/token-command';
 import type { CommandOutput, MemplaneCommand } from './memplane-command';
 import { VERSION } from './version';
 
 /** The subcommands `memplane` knows, in the order `--help` lists them. */
-export const memplaneCommands: MemplaneCommand[] = [conformanceCommand, markdownCommand, agentCoreCommand, mcpCommand, serveCommand];
+export const memplaneCommands: MemplaneCommand[] = [conformanceCommand, markdownCommand, agentCoreCommand, mcpCommand, serveCommand, tokenCommand];
 
 const exitCodesHelp = `
 Run \`memplane <command> --help\` for the full usage of a command.

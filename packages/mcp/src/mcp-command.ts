@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { MemoryConfigurationError, MemoryError, MemoryValidationError } from '@memplane/core';
+import { createTokenCommand, readHostConfig } from '@memplane/host';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { boundScopeFields, resolveBoundScope, scopeFieldSources } from './mcp-bound-scope';
 import { serveMcp } from './mcp-serve';
-import { openMcpTokenFile, tokenFileName } from './mcp-token-file';
 import { VERSION } from './version';
 
 /** Where the command writes; the same shape as `CommandOutput` of `@memplane/cli`. */
@@ -50,17 +50,6 @@ function port(value: string): number {
   return parsed;
 }
 
-/** A token lives a century at most: a later expiry is a typo, and past year 275760 no Date exists. */
-const maximumTokenDays = 36_500;
-
-function days(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0 || parsed > maximumTokenDays) {
-    throw new InvalidArgumentError(`must be a positive number of days, at most ${maximumTokenDays}.`);
-  }
-  return parsed;
-}
-
 /**
  * Resolves when the process is asked to stop, or on stdio when the client hangs up: stdin ends,
  * or stdout can no longer be written (EPIPE), which would otherwise crash the process.
@@ -84,7 +73,34 @@ function stopSignal(stdio: boolean): Promise<void> {
 }
 
 const dataDirOption = () => new Option('--data-dir <folder>', 'the data folder').env('MEMPLANE_DATA_DIR').default('.memplane');
-const tokenFileOption = () => new Option('--token-file <file>', `the token file (default <data-dir>/${tokenFileName})`).env('MEMPLANE_MCP_TOKEN_FILE');
+const tokenFileOption = () =>
+  new Option('--token-file <file>', 'http: an old token file to import once (mcp-tokens.json and server-tokens.json in the data folder are imported anyway)').env('MEMPLANE_MCP_TOKEN_FILE');
+
+/** Serves on the transport the flags name, with the host config they name, until a signal (or, on stdio, the client hanging up). */
+async function serveWithFlags(flags: ServeFlags, output: McpCommandOutput): Promise<void> {
+  const config = flags.config === undefined ? undefined : await readHostConfig(resolve(flags.config));
+  const common = {
+    dataDirectory: resolve(flags.dataDir),
+    ...(config === undefined ? {} : { config }),
+    ...(flags.postgres === undefined ? {} : { postgresUrl: flags.postgres }),
+    ...(flags.postgresSchema === undefined ? {} : { postgresSchema: flags.postgresSchema }),
+    log: (line: string) => output.stderr(`${line}\n`),
+  };
+  if (flags.transport === 'stdio') {
+    const scope = resolveBoundScope({ companyId: flags.company, agentId: flags.agent, projectId: flags.project, issueId: flags.issue, runId: flags.run }, process.env);
+    return serveMcp({ ...common, transport: 'stdio', scope, stopped: stopSignal(true) });
+  }
+  return serveMcp({
+    ...common,
+    transport: 'http',
+    host: flags.host,
+    port: flags.port,
+    stopped: stopSignal(false),
+    ...(flags.allowedHost === undefined ? {} : { allowedHosts: flags.allowedHost }),
+    ...(flags.allowedOrigin === undefined ? {} : { allowedOrigins: flags.allowedOrigin }),
+    ...(flags.tokenFile === undefined ? {} : { tokenFile: resolve(flags.tokenFile) }),
+  });
+}
 
 function buildProgram(commandName: string, output: McpCommandOutput, ran: (work: Promise<number>) => void): Command {
   const program = new Command(commandName)
@@ -92,14 +108,12 @@ function buildProgram(commandName: string, output: McpCommandOutput, ran: (work:
     .version(VERSION, '-v, --version', 'print the version of @memplane/mcp')
     .helpOption('-h, --help', 'show this help')
     .helpCommand(false)
-    // The token subcommands have their own --company and --agent; the server's flags come before a subcommand.
-    .enablePositionalOptions()
     .showHelpAfterError(`Run \`${commandName} --help\` for the usage.`)
     .exitOverride()
     .configureOutput({ writeOut: (text) => output.stdout(text), writeErr: (text) => output.stderr(text), outputError: (text, write) => write(`${commandName}: ${text}`) })
     .addOption(new Option('--transport <kind>', 'stdio or http').choices(['stdio', 'http']).env('MEMPLANE_MCP_TRANSPORT').default('stdio'))
     .addOption(dataDirOption())
-    .addOption(new Option('--config <file>', 'a JSON file of bindings applied at start').env('MEMPLANE_CONFIG'))
+    .addOption(new Option('--config <file>', 'the host config (JSON): provider packages, secret allow-lists, destinations, bindings').env('MEMPLANE_CONFIG'))
     .addOption(new Option('--postgres <url>', 'keep the service in Postgres (needs pg installed)').env('MEMPLANE_POSTGRES_URL'))
     .addOption(new Option('--postgres-schema <name>', 'the Postgres schema of the tables (default memplane)').env('MEMPLANE_POSTGRES_SCHEMA'));
   for (const field of boundScopeFields) {
@@ -112,110 +126,15 @@ function buildProgram(commandName: string, output: McpCommandOutput, ran: (work:
     .addOption(new Option('--allowed-host <names...>', 'http: Host names accepted (required off loopback)'))
     .addOption(new Option('--allowed-origin <origins...>', 'http: browser origins accepted besides loopback ones'))
     .addOption(tokenFileOption())
+    .addHelpText('after', `\nTokens of the http transport: \`${commandName} token issue|list|revoke\` (the same as \`memplane token\`, one store for memplane-mcp and memplane serve).`)
     .action((flags: ServeFlags) => {
-      const common = {
-        dataDirectory: resolve(flags.dataDir),
-        ...(flags.config === undefined ? {} : { configFile: resolve(flags.config) }),
-        ...(flags.postgres === undefined ? {} : { postgresUrl: flags.postgres }),
-        ...(flags.postgresSchema === undefined ? {} : { postgresSchema: flags.postgresSchema }),
-        log: (line: string) => output.stderr(`${line}\n`),
-      };
-      if (flags.transport === 'stdio') {
-        const scope = resolveBoundScope(
-          { companyId: flags.company, agentId: flags.agent, projectId: flags.project, issueId: flags.issue, runId: flags.run },
-          process.env,
-        );
-        ran(serveMcp({ ...common, transport: 'stdio', scope, stopped: stopSignal(true) }).then(() => 0));
-        return;
-      }
       ran(
-        serveMcp({
-          ...common,
-          transport: 'http',
-          host: flags.host,
-          port: flags.port,
-          stopped: stopSignal(false),
-          ...(flags.allowedHost === undefined ? {} : { allowedHosts: flags.allowedHost }),
-          ...(flags.allowedOrigin === undefined ? {} : { allowedOrigins: flags.allowedOrigin }),
-          ...(flags.tokenFile === undefined ? {} : { tokenFile: resolve(flags.tokenFile) }),
-        }).then(() => 0),
+        (async () => {
+          await serveWithFlags(flags, output);
+          return 0;
+        })(),
       );
     });
-
-  const tokens = program.command('token').description('Issue, list and revoke the bearer tokens of the HTTP transport.');
-  const tokenFileOf = (options: { dataDir: string; tokenFile?: string }) =>
-    openMcpTokenFile(resolve(options.tokenFile ?? `${options.dataDir}/${tokenFileName}`));
-  tokens
-    .command('issue')
-    .description('Issue a token acting as one agent of one company. The token is printed once and kept only as its SHA-256.')
-    .requiredOption('--company <id>', 'the company')
-    .requiredOption('--agent <id>', 'the agent')
-    .option('--project <id>', 'the project it is bound to')
-    .option('--label <text>', 'who or what holds it')
-    .addOption(new Option('--expires-in-days <days>', 'when it stops working').argParser(days))
-    .addOption(dataDirOption())
-    .addOption(tokenFileOption())
-    .action((options: { company: string; agent: string; project?: string; label?: string; expiresInDays?: number; dataDir: string; tokenFile?: string }) => {
-      ran(
-        tokenFileOf(options)
-          .issue({
-            companyId: options.company,
-            agentId: options.agent,
-            ...(options.project === undefined ? {} : { projectId: options.project }),
-            ...(options.label === undefined ? {} : { label: options.label }),
-            ...(options.expiresInDays === undefined ? {} : { expiresAt: new Date(Date.now() + options.expiresInDays * 86_400_000) }),
-          })
-          .then(({ token, record }) => {
-            output.stderr(`Issued ${record.id} for agent ${record.agentId} of company ${record.companyId}. Store the token now; it is not kept.\n`);
-            output.stdout(`${token}\n`);
-            return 0;
-          }),
-      );
-    });
-  tokens
-    .command('revoke <token-id>')
-    .description('Revoke a token; a running server refuses it at its next request.')
-    .addOption(dataDirOption())
-    .addOption(tokenFileOption())
-    .action((tokenId: string, options: { dataDir: string; tokenFile?: string }) => {
-      ran(
-        tokenFileOf(options)
-          .revoke(tokenId)
-          .then((found) => {
-            if (!found) output.stderr(`No token ${tokenId}.\n`);
-            else output.stdout(`Revoked ${tokenId}.\n`);
-            return found ? 0 : 1;
-          }),
-      );
-    });
-  tokens
-    .command('list')
-    .description('List the issued tokens (never the tokens themselves).')
-    .addOption(dataDirOption())
-    .addOption(tokenFileOption())
-    .action((options: { dataDir: string; tokenFile?: string }) => {
-      ran(
-        tokenFileOf(options)
-          .list()
-          .then((records) => {
-            output.stdout('id\tcompany\tagent\tstate\tlabel\n');
-            for (const record of records) {
-              const state = record.revokedAt !== undefined ? 'revoked' : record.expiresAt !== undefined && Date.parse(record.expiresAt) <= Date.now() ? 'expired' : 'active';
-              output.stdout(`${record.id}\t${record.companyId}\t${record.agentId}\t${state}\t${record.label ?? ''}\n`);
-            }
-            return 0;
-          }),
-      );
-    });
-  // commander does not pass --version or the help hint down to subcommands; each names its own path.
-  const withSubcommands = (command: Command, path: string): void => {
-    for (const sub of command.commands) {
-      const subPath = `${path} ${sub.name()}`;
-      sub.version(VERSION, '-v, --version', 'print the version of @memplane/mcp').showHelpAfterError(`Run \`${subPath} --help\` for the usage.`);
-      withSubcommands(sub, subPath);
-    }
-  };
-  withSubcommands(program, commandName);
   return program;
 }
 
@@ -223,13 +142,16 @@ function exitCodeOf(error: unknown): number {
   return MemoryValidationError.isInstance(error) || MemoryConfigurationError.isInstance(error) ? 2 : 1;
 }
 
-/** `memplane mcp` (and the `memplane-mcp` bin): serve, or manage the HTTP tokens. */
+/** `memplane mcp` (and the `memplane-mcp` bin): serve, or manage the tokens (`token`, the host's command). */
 export const mcpCommand: McpCommand = {
   name: 'mcp',
   summary: 'Serve memory to MCP clients over stdio or Streamable HTTP (from @memplane/mcp).',
   usage: 'memplane mcp [--transport stdio|http] [--data-dir <folder>] [--company <id> --agent <id>] | memplane mcp token <issue|list|revoke>',
   async run(argv, output, context) {
     const commandName = context?.commandName ?? 'memplane mcp';
+    // The tokens are the host's, one store for memplane-mcp and memplane serve: `memplane mcp
+    // token …` is `memplane token …` under the name it was called by.
+    if (argv[0] === 'token') return createTokenCommand().run(argv.slice(1), output, { commandName: `${commandName} token` });
     let work: Promise<number> = Promise.resolve(0);
     try {
       buildProgram(commandName, output, (started) => (work = started)).parse(argv, { from: 'user' });

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MemoryService } from '@memplane/service';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensureDefaultBinding } from './mcp-bindings-config';
-import { openEmbeddedService } from './mcp-embedded-service';
+import { openMemplaneHost } from '@memplane/host';
 import { connectInProcess, textOf } from './test-support/mcp-test-service';
 
 describe('memory_forget over MCP, on the embedded default', () => {
@@ -12,9 +11,10 @@ describe('memory_forget over MCP, on the embedded default', () => {
   let service: MemoryService;
   beforeEach(async () => {
     folder = await mkdtemp(join(tmpdir(), 'memplane-mcp-forget-'));
-    service = await openEmbeddedService({ dataDirectory: folder });
-    await ensureDefaultBinding(service, 'acme');
-    await ensureDefaultBinding(service, 'globex');
+    const host = await openMemplaneHost({ dataDirectory: folder });
+    service = host.service;
+    await host.ensureDefaultBinding('acme');
+    await host.ensureDefaultBinding('globex');
   });
   afterEach(async () => {
     await service.close();

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { reachTestPostgres } from '../../service/src/test-support/postgres/reach-test-postgres';
-import { ensureDefaultBinding } from './mcp-bindings-config';
-import { openEmbeddedService } from './mcp-embedded-service';
+import { openMemplaneHost } from '@memplane/host';
 import { connectInProcess } from './test-support/mcp-test-service';
 
 // The Postgres server of @memplane/service's tests: started when stopped, or MEMPLANE_TEST_POSTGRES_URL.
@@ -18,8 +17,9 @@ describe.skipIf(server.url === undefined)(`memplane-mcp --postgres${server.reaso
     const schema = `mcp_test_${randomBytes(4).toString('hex')}`;
     const folder = await mkdtemp(join(tmpdir(), 'memplane-mcp-pg-'));
     try {
-      const service = await openEmbeddedService({ dataDirectory: folder, postgresUrl: url, postgresSchema: schema });
-      await ensureDefaultBinding(service, 'acme');
+      const host = await openMemplaneHost({ dataDirectory: folder, databaseUrl: url, databaseSchema: schema });
+      const { service } = host;
+      await host.ensureDefaultBinding('acme');
       const client = await connectInProcess(service, { companyId: 'acme', agentId: 'planner', runId: 'run-pg' });
       await client.callTool({ name: 'memory_note', arguments: { text: 'Postgres keeps the log.' } });
       expect((await client.callTool({ name: 'memory_search', arguments: { query: 'log', companyId: 'globex' } })).isError).toBe(true);

@@ -2,13 +2,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensureDefaultBinding } from './mcp-bindings-config';
-import { openEmbeddedService } from './mcp-embedded-service';
+import { openMemplaneHost, readHostConfig } from '@memplane/host';
 import { connectInProcess } from './test-support/mcp-test-service';
 
 const system = (companyId: string) => ({ actor: { kind: 'system', component: 'test' }, companyId }) as const;
 
-describe('the embedded service', () => {
+describe('the MCP tools on the host memplane-mcp opens (the data folder, its config)', () => {
   let folder: string;
   beforeEach(async () => {
     folder = await mkdtemp(join(tmpdir(), 'memplane-mcp-embedded-'));
@@ -16,8 +15,9 @@ describe('the embedded service', () => {
   afterEach(async () => rm(folder, { recursive: true, force: true }));
 
   it('starts zero-config: SQLite and markdown in the data folder, a default markdown binding, a cursor secret that survives restarts', async () => {
-    const first = await openEmbeddedService({ dataDirectory: folder });
-    await ensureDefaultBinding(first, 'acme');
+    const firstHost = await openMemplaneHost({ dataDirectory: folder });
+    const first = firstHost.service;
+    await firstHost.ensureDefaultBinding('acme');
     expect((await first.control(system('acme')).resolve('planner')).binding).toMatchObject({ key: 'default', providerId: 'markdown' });
     const client = await connectInProcess(first, { companyId: 'acme', agentId: 'planner' });
     for (let index = 0; index < 3; index += 1) await client.callTool({ name: 'memory_note', arguments: { text: `Fact ${index} about the launch.` } });
@@ -28,8 +28,9 @@ describe('the embedded service', () => {
     const secret = await readFile(join(folder, 'cursor-secret'), 'utf8');
 
     // A restart reads the same folder: the memories, the binding and the cursor still work.
-    const second = await openEmbeddedService({ dataDirectory: folder });
-    await ensureDefaultBinding(second, 'acme');
+    const secondHost = await openMemplaneHost({ dataDirectory: folder });
+    const second = secondHost.service;
+    await secondHost.ensureDefaultBinding('acme');
     expect(await second.control(system('acme')).listBindings()).toHaveLength(1);
     const again = await connectInProcess(second, { companyId: 'acme', agentId: 'planner' });
     const rest = await again.callTool({ name: 'memory_list', arguments: { limit: 2, cursor: nextCursor } });
@@ -41,9 +42,10 @@ describe('the embedded service', () => {
   });
 
   it('survives two servers creating the default binding of a new company at once', async () => {
-    const service = await openEmbeddedService({ dataDirectory: folder });
+    const host = await openMemplaneHost({ dataDirectory: folder });
+    const { service } = host;
     try {
-      await Promise.all([ensureDefaultBinding(service, 'acme'), ensureDefaultBinding(service, 'acme'), ensureDefaultBinding(service, 'acme')]);
+      await Promise.all([host.ensureDefaultBinding('acme'), host.ensureDefaultBinding('acme'), host.ensureDefaultBinding('acme')]);
       expect((await service.control(system('acme')).listBindings()).map((binding) => binding.key)).toEqual(['default']);
       expect((await service.control(system('acme')).resolve('planner')).binding.key).toBe('default');
     } finally {
@@ -65,9 +67,10 @@ describe('the embedded service', () => {
         },
       }),
     );
-    const service = await openEmbeddedService({ dataDirectory: join(folder, 'data'), configFile: config });
+    const host = await openMemplaneHost({ dataDirectory: join(folder, 'data'), config: await readHostConfig(config) });
+    const { service } = host;
     try {
-      await ensureDefaultBinding(service, 'acme');
+      await host.ensureDefaultBinding('acme');
       const control = service.control(system('acme'));
       expect((await control.listBindings()).map((binding) => binding.key).sort()).toEqual(['notes', 'scratch']);
       expect((await control.resolve('planner')).binding.key).toBe('notes');
@@ -85,7 +88,7 @@ describe('the embedded service', () => {
       await service.close();
     }
     // Applying the same file again changes nothing.
-    const reopened = await openEmbeddedService({ dataDirectory: join(folder, 'data'), configFile: config });
+    const reopened = (await openMemplaneHost({ dataDirectory: join(folder, 'data'), config: await readHostConfig(config) })).service;
     const after = await reopened.control(system('acme')).listBindings();
     expect(after.map((binding) => binding.revision)).toEqual(after.map(() => 1));
     await reopened.close();
@@ -100,7 +103,7 @@ describe('the embedded service', () => {
         companies: { acme: { bindings: [{ key: 'notes', providerId: 'notebook', config: { notebook: 'acme' } }], default: 'notes' } },
       }),
     );
-    const service = await openEmbeddedService({ dataDirectory: join(folder, 'data'), configFile: config });
+    const { service } = await openMemplaneHost({ dataDirectory: join(folder, 'data'), config: await readHostConfig(config) });
     try {
       expect(service.providers.list().map((provider) => provider.providerId)).toEqual(['markdown', 'memory', 'notebook']);
       const client = await connectInProcess(service, { companyId: 'acme', agentId: 'planner' });
@@ -112,7 +115,7 @@ describe('the embedded service', () => {
       await service.close();
     }
     await writeFile(config, JSON.stringify({ providers: ['@memplane-test/not-installed-provider'] }));
-    await expect(openEmbeddedService({ dataDirectory: join(folder, 'other'), configFile: config })).rejects.toMatchObject({
+    await expect(openMemplaneHost({ dataDirectory: join(folder, 'other'), config: await readHostConfig(config) })).rejects.toMatchObject({
       code: 'MEMORY_CONFIGURATION',
       packageName: '@memplane-test/not-installed-provider',
     });
@@ -121,11 +124,11 @@ describe('the embedded service', () => {
   it('refuses a malformed config file, naming the field, and one that is not JSON', async () => {
     const config = join(folder, 'bad.json');
     await writeFile(config, JSON.stringify({ companies: { acme: { bindings: [{ key: 'x', providerId: 'markdown', apiKey: 'sk-live' }] } } }));
-    await expect(openEmbeddedService({ dataDirectory: folder, configFile: config })).rejects.toMatchObject({
+    await expect(readHostConfig(config)).rejects.toMatchObject({
       code: 'MEMORY_VALIDATION',
       message: expect.stringContaining('companies.acme.bindings.0'),
     });
     await writeFile(config, '{ not json');
-    await expect(openEmbeddedService({ dataDirectory: folder, configFile: config })).rejects.toMatchObject({ code: 'MEMORY_CONFIGURATION' });
+    await expect(readHostConfig(config)).rejects.toMatchObject({ code: 'MEMORY_CONFIGURATION' });
   });
 });

@@ -7,8 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMemplaneMcpHttpServer, type MemplaneMcpHttpServer } from './mcp-http-server';
-import { openMcpTokenFile, type McpTokenFile } from './mcp-token-file';
 import { createTwoCompanyService, textOf } from './test-support/mcp-test-service';
+import { openTestTokens, type TestTokens } from './test-support/mcp-test-tokens';
 
 const initialize = JSON.stringify({
   jsonrpc: '2.0',
@@ -34,7 +34,7 @@ function rawPost(url: string, headers: Record<string, string>, body = initialize
 describe('the Streamable HTTP transport', () => {
   let folder: string;
   let service: MemoryService;
-  let tokens: McpTokenFile;
+  let tokens: TestTokens;
   let http: MemplaneMcpHttpServer;
   let acmeToken: string;
   let globexToken: string;
@@ -53,15 +53,16 @@ describe('the Streamable HTTP transport', () => {
   beforeEach(async () => {
     folder = await mkdtemp(join(tmpdir(), 'memplane-mcp-http-'));
     service = await createTwoCompanyService('memory');
-    tokens = openMcpTokenFile(join(folder, 'tokens.json'));
-    acmeToken = (await tokens.issue({ companyId: 'acme', agentId: 'planner', label: 'laptop' })).token;
+    tokens = await openTestTokens();
+    acmeToken = (await tokens.issue({ companyId: 'acme', agentId: 'planner' }, { label: 'laptop' })).token;
     globexToken = (await tokens.issue({ companyId: 'globex', agentId: 'scout' })).token;
-    http = await startMemplaneMcpHttpServer({ service, verifyToken: (token) => tokens.verify(token), port: 0 });
+    http = await startMemplaneMcpHttpServer({ service, verifyToken: tokens.verifyToken, port: 0 });
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
     await http.close();
     await service.close();
+    await tokens.close();
     await rm(folder, { recursive: true, force: true });
   });
 
@@ -109,7 +110,7 @@ describe('the Streamable HTTP transport', () => {
     const issued = await tokens.issue({ companyId: 'acme', agentId: 'builder' });
     const client = await connect(issued.token);
     expect((await client.callTool({ name: 'memory_list', arguments: {} })).isError).toBeFalsy();
-    expect(await tokens.revoke(issued.record.id)).toBe(true);
+    expect(await tokens.tokens.revoke(issued.record.id)).toBe(true);
     await expect(client.callTool({ name: 'memory_list', arguments: {} })).rejects.toThrow(/401|Unauthorized/);
   });
 
@@ -128,6 +129,15 @@ describe('the Streamable HTTP transport', () => {
     expect(localWithToken.status).toBe(200);
   });
 
+  it('refuses an operator or company-admin token with 401: a session acts as one agent and nothing wider', async () => {
+    for (const grant of [{ role: 'operator', operatorId: 'ops' }, { role: 'operator', operatorId: 'relay', actAsAgents: true }, { role: 'admin', companyId: 'acme' }] as const) {
+      const { token } = await tokens.tokens.issue(grant);
+      const answer = await rawPost(http.url, { authorization: `Bearer ${token}` });
+      expect(answer.status, grant.role).toBe(401);
+      expect(answer.body).not.toContain('mcp-session-id');
+    }
+  });
+
   it('binds the token project: notes record it, and a read of another project fails closed', async () => {
     const { token } = await tokens.issue({ companyId: 'acme', agentId: 'planner', projectId: 'billing' });
     const client = await connect(token);
@@ -144,7 +154,7 @@ describe('the Streamable HTTP transport', () => {
     let attempts = 0;
     const flaky = await startMemplaneMcpHttpServer({
       service,
-      verifyToken: (token) => tokens.verify(token),
+      verifyToken: tokens.verifyToken,
       prepareCompany: async (companyId) => {
         attempts += 1;
         if (attempts === 1) throw new Error('store busy');
@@ -170,7 +180,7 @@ describe('the Streamable HTTP transport', () => {
   });
 
   it('refuses sessions past maxSessions with 503, and frees a closed one', async () => {
-    const small = await startMemplaneMcpHttpServer({ service, verifyToken: (token) => tokens.verify(token), port: 0, maxSessions: 1 });
+    const small = await startMemplaneMcpHttpServer({ service, verifyToken: tokens.verifyToken, port: 0, maxSessions: 1 });
     try {
       const client = new Client({ name: 'one', version: '1' });
       const transport = new StreamableHTTPClientTransport(new URL(small.url), { requestInit: { headers: { authorization: `Bearer ${acmeToken}` } } });

@@ -6,6 +6,7 @@ import { isKnownCompany } from '@memplane/host';
 import type { MemoryService } from '@memplane/service';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import type { McpTokenScope } from './mcp-agent-token';
 import type { McpBoundScope } from './mcp-bound-scope';
 import { bearerTokenOf, hostAllowed, isLoopbackAddress, loopbackHostnames, originAllowed, refuse } from './mcp-http-guards';
 import { McpHttpSessions } from './mcp-http-sessions';
@@ -17,10 +18,11 @@ export interface MemplaneMcpHttpOptions {
   service: MemoryService;
   /**
    * Maps a bearer token to the company and agent it acts as; undefined refuses it (401). When it
-   * throws (a token file that cannot be read or is damaged), the caller gets the same 401, with
-   * nothing of the cause, and the error goes to {@link MemplaneMcpHttpOptions.log}.
+   * throws (a token store that cannot be reached), the caller gets the same 401, with nothing of
+   * the cause, and the error goes to {@link MemplaneMcpHttpOptions.log}. Over the host's token
+   * store, `agentTokenVerifier(host.tokens)`.
    */
-  verifyToken(token: string): Promise<(McpBoundScope & { tokenId: string }) | undefined>;
+  verifyToken(token: string): Promise<McpTokenScope | undefined>;
   /**
    * Runs once per company, just before the first `memory_note` written there while the service
    * does not know the company (no binding, no binding history): the zero-config default binding.
@@ -29,8 +31,8 @@ export interface MemplaneMcpHttpOptions {
    */
   prepareCompany?(companyId: string): Promise<void>;
   /**
-   * Where lines for the operator go: what a caller must not be told, such as a token file that
-   * cannot be read or is damaged (one line per problem, until a token is honoured again).
+   * Where lines for the operator go: what a caller must not be told, such as a token store that
+   * fails (one line per problem, until a token is honoured again).
    * `memplane-mcp` writes them to standard error. Default: nowhere.
    */
   log?(line: string): void;
@@ -149,7 +151,7 @@ export async function startMemplaneMcpHttpServer(options: MemplaneMcpHttpOptions
 
   let reportedTokenProblem: string | undefined;
   /** The token check, never throwing: a verifier that fails refuses the token, and the operator hears of it once per problem. */
-  async function verify(token: string): Promise<(McpBoundScope & { tokenId: string }) | undefined> {
+  async function verify(token: string): Promise<McpTokenScope | undefined> {
     try {
       const scope = await options.verifyToken(token);
       if (scope !== undefined) reportedTokenProblem = undefined;

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { openDataFolderService } from '@memplane/host';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openMcpTokenFile, tokenFileName } from './mcp-token-file';
 import { serveMcpHttp } from './test-support/mcp-http-serving';
 import { textOf } from './test-support/mcp-test-service';
+import { issueAgentToken } from './test-support/mcp-test-tokens';
 
 let folder: string;
 let data: string;
@@ -16,7 +16,7 @@ beforeEach(async () => {
 afterEach(async () => rm(folder, { recursive: true, force: true }));
 
 const typo = 'typo-co';
-const issue = (companyId: string) => openMcpTokenFile(join(data, tokenFileName)).issue({ companyId, agentId: 'planner' });
+const issue = (companyId: string) => issueAgentToken(data, { companyId, agentId: 'planner' });
 
 /** Every file and folder under the data folder, by relative path. */
 async function entries(): Promise<string[]> {

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MemoryService } from '@memplane/service';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensureDefaultBinding } from './mcp-bindings-config';
-import { openEmbeddedService } from './mcp-embedded-service';
+import { openMemplaneHost } from '@memplane/host';
 import { connectInProcess, textOf } from './test-support/mcp-test-service';
 
 /** Every file under a folder, recursively. */
@@ -20,9 +19,10 @@ describe('the MCP server on the embedded default (SQLite and markdown in a data 
 
   beforeEach(async () => {
     folder = await mkdtemp(join(tmpdir(), 'memplane-mcp-refusals-'));
-    service = await openEmbeddedService({ dataDirectory: folder });
-    await ensureDefaultBinding(service, 'acme');
-    await ensureDefaultBinding(service, 'globex');
+    const host = await openMemplaneHost({ dataDirectory: folder });
+    service = host.service;
+    await host.ensureDefaultBinding('acme');
+    await host.ensureDefaultBinding('globex');
   });
   afterEach(async () => {
     await service.close();
@@ -83,6 +83,6 @@ describe('the MCP server on the embedded default (SQLite and markdown in a data 
       expect(bytes.includes('31-42-77'), file).toBe(false);
       expect(bytes.includes('ask the office manager'), file).toBe(false);
     }
-    service = await openEmbeddedService({ dataDirectory: folder });
+    service = (await openMemplaneHost({ dataDirectory: folder })).service;
   });
 });

@@ -16,9 +16,8 @@ import {
   type JsonRpcMessage,
   type JsonRpcResponse,
 } from '@paperclipai/plugin-sdk/protocol';
-import { openServerTokenFile, startMemplaneServer } from '@memplane/server';
-import { provider as markdownProvider } from '@memplane/markdown/provider';
-import { createMemoryService } from '@memplane/service';
+import { startMemplaneServer } from '@memplane/server';
+import { openMemplaneHost } from '@memplane/host';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url));
@@ -171,8 +170,10 @@ describe('the built worker over stdio (dist/worker.js, JSON-RPC)', () => {
 
   it('in http mode reaches a real memplane serve through the host (secrets.resolve and http.fetch over JSON-RPC), and never sends the token to the host but as a header', async () => {
     const served = await mkdtemp(join(tmpdir(), 'memplane-paperclip-served-'));
-    const service = await createMemoryService({ dataDirectory: served, providers: [markdownProvider] });
-    const tokens = openServerTokenFile(join(served, 'tokens.json'));
+    // The host of memplane serve: the service on the folder and its token store.
+    const memplaneHost = await openMemplaneHost({ dataDirectory: served });
+    const service = memplaneHost.service;
+    const tokens = memplaneHost.tokens;
     const { token } = await tokens.issue({ role: 'operator', operatorId: 'paperclip' });
     const server = await startMemplaneServer({ service, verifyToken: (value) => tokens.verify(value), port: 0, rateLimit: false, inspectorDirectory: false });
     const fetched: Array<{ url: string; init?: { method?: string; headers?: Record<string, string>; body?: string } }> = [];

@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { isKnownCompany, unknownCompanyError } from '@memplane/host';
+import { isKnownCompany, unknownCompanyError, type MemplaneTokenRecord } from '@memplane/host';
 import type { MemoryCallContext, MemoryService } from '@memplane/service';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -10,7 +10,6 @@ import { queryRequest } from './server-query';
 import { createTokenRateLimiter, type ServerRateLimitSettings } from './server-rate-limit';
 import type { ServerRoute } from './server-route';
 import { serveInspector } from './server-static';
-import type { ServerTokenRecord } from './server-token-file';
 import { controlRoutes } from './routes/control-routes';
 import { explorerRoutes } from './routes/explorer-routes';
 import { runtimeRoutes } from './routes/runtime-routes';
@@ -22,10 +21,12 @@ export interface MemplaneServerSettings {
   service: MemoryService;
   /**
    * Maps a bearer token to its record; undefined (unknown, revoked, expired) answers 401. When it
-   * throws (a token file that cannot be read or is damaged), the caller gets the same 401, with
-   * nothing of the cause, and the error goes to {@link MemplaneServerSettings.log}.
+   * throws (a token store that cannot be reached), the caller gets the same 401, with nothing of
+   * the cause, and the error goes to {@link MemplaneServerSettings.log}. An agent token bound to
+   * a project (a `memplane-mcp` grant) is refused with 403: the API has no way to hold every
+   * call of it to that project.
    */
-  verifyToken(token: string): Promise<ServerTokenRecord | undefined>;
+  verifyToken(token: string): Promise<MemplaneTokenRecord | undefined>;
   /** The companies an operator of every company is shown by `GET /v1/session`. Default: none. */
   knownCompanies?(): Promise<string[]>;
   /**
@@ -36,8 +37,8 @@ export interface MemplaneServerSettings {
    */
   prepareCompany?(companyId: string): Promise<void>;
   /**
-   * Where lines for the operator go: what a caller must not be told, such as a token file that
-   * cannot be read or is damaged (one line per problem, until a token is honoured again).
+   * Where lines for the operator go: what a caller must not be told, such as a token store that
+   * fails (one line per problem, until a token is honoured again).
    * Default: nowhere.
    */
   log?(line: string): void;
@@ -78,7 +79,7 @@ function clientOf(header: string | undefined): MemoryCallContext['client'] {
 }
 
 /** The call context of a request: the token's actor, the path's company and the run and cost headers (the service checks each). */
-function contextOf(c: Context, token: ServerTokenRecord, companyId: string | undefined): MemoryCallContext {
+function contextOf(c: Context, token: MemplaneTokenRecord, companyId: string | undefined): MemoryCallContext {
   const runId = c.req.header('memplane-run-id');
   const costEventId = c.req.header('memplane-cost-event-id');
   const attributionMode = c.req.header('memplane-attribution-mode');
@@ -94,13 +95,13 @@ function contextOf(c: Context, token: ServerTokenRecord, companyId: string | und
 }
 
 /**
- * A token check that never throws: a verifier that fails (a token file that cannot be read or
- * is damaged) refuses the token, and the operator hears of it once per problem, until a token
+ * A token check that never throws: a verifier that fails (a token store that cannot be reached)
+ * refuses the token, and the operator hears of it once per problem, until a token
  * is honoured again. The caller's 401 says nothing of it.
  */
 function tokenVerifier(verifyToken: MemplaneServerSettings['verifyToken'], log: MemplaneServerSettings['log']) {
   let reported: string | undefined;
-  return async (token: string): Promise<ServerTokenRecord | undefined> => {
+  return async (token: string): Promise<MemplaneTokenRecord | undefined> => {
     try {
       const record = await verifyToken(token);
       if (record !== undefined) reported = undefined;
@@ -166,12 +167,18 @@ export function createMemplaneServer(settings: MemplaneServerSettings): Memplane
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
-  const authenticate: MiddlewareHandler<{ Variables: { token: ServerTokenRecord } }> = async (c, next) => {
+  const authenticate: MiddlewareHandler<{ Variables: { token: MemplaneTokenRecord } }> = async (c, next) => {
     const match = bearerPattern.exec(c.req.header('authorization')?.trim() ?? '');
     const token = match?.[1] === undefined ? undefined : await verify(match[1]);
     if (token === undefined) {
       const detail = match === null ? 'Send `Authorization: Bearer <token>`.' : 'The token is unknown, revoked or expired.';
       return reply(c, problem(401, 'SERVER_UNAUTHENTICATED', detail), { 'www-authenticate': 'Bearer realm="memplane"' });
+    }
+    // The routes take the project from each request; a token bound to one project would be
+    // free of it here, so it is refused rather than widened.
+    if (token.role === 'agent' && token.projectId !== undefined) {
+      const detail = 'The token is bound to a project; this API serves tokens of a whole agent. Use it with memplane-mcp, or issue one without --project.';
+      return reply(c, problem(403, 'MEMORY_SCOPE_VIOLATION', detail));
     }
     const decision = limiter?.take(token.id, token.requestsPerMinute);
     if (decision !== undefined && !decision.allowed) {
@@ -195,7 +202,7 @@ export function createMemplaneServer(settings: MemplaneServerSettings): Memplane
 
   for (const route of serverRoutes) {
     app.on(route.method.toUpperCase(), route.path, async (c) => {
-      const token = (c as unknown as Context<{ Variables: { token: ServerTokenRecord } }>).get('token');
+      const token = (c as unknown as Context<{ Variables: { token: MemplaneTokenRecord } }>).get('token');
       let body: unknown;
       if (route.body !== undefined) {
         const text = await c.req.text();

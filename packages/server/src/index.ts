@@ -1,15 +1,6 @@
 export { createMemplaneServer, serverRoutes, type MemplaneServer, type MemplaneServerSettings } from './create-memplane-server';
 export { startMemplaneServer, type RunningMemplaneServer, type StartMemplaneServerSettings } from './start-memplane-server';
-export { serveMemplane, serverTokenFileOf, type ServeMemplaneOptions, type ServedMemplane } from './open-memplane-server';
-export {
-  openServerTokenFile,
-  serverTokenFileName,
-  serverTokenGrantSchema,
-  serverTokenPrefix,
-  type ServerTokenFile,
-  type ServerTokenGrant,
-  type ServerTokenRecord,
-} from './server-token-file';
+export { serveMemplane, type ServeMemplaneOptions, type ServedMemplane } from './open-memplane-server';
 export { actorOf } from './server-actor';
 export { problemOf, serverProblemSchema, type ServerProblem, type ServerProblemCode } from './server-problem';
 export { createTokenRateLimiter, type RateDecision, type ServerRateLimitSettings, type TokenRateLimiter } from './server-rate-limit';

@@ -49,7 +49,8 @@ describe('memplane serve on the data folder', () => {
       const operator = await issue(['--operator', 'ops', '--data-dir', data]);
       const relay = await issue(['--operator', 'paperclip', '--act-as-agents', '--data-dir', data]);
       const agent = await issue(['--agent', 'planner', '--company', 'acme', '--data-dir', data, '--label', 'planner bot']);
-      expect((await stat(join(data, 'server-tokens.json'))).mode & 0o777).toBe(0o600);
+      // The tokens are rows of the service's SQLite file, which only its owner may read.
+      expect((await stat(join(data, 'memplane.db'))).mode & 0o077).toBe(0);
       const first = await whileServing(['--port', '0', '--data-dir', data, '--no-inspector'], async (url) => {
         expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
         expect((await call(url, agent, 'POST', '/v1/companies/acme/memory/records', { records: [{ text: 'Served over HTTP.' }] })).status).toBe(200);
@@ -112,8 +113,12 @@ describe.skipIf(server.url === undefined)(`memplane serve --database-url${server
     const direct = new pg.Client({ connectionString: url });
     await direct.connect();
     try {
-      const admin = await issue(['--admin', '--company', 'acme', '--data-dir', folder]);
-      const spy = await issue(['--agent', 'spy', '--company', 'globex', '--data-dir', folder]);
+      // The tokens go where the service is: memplane token names the same database.
+      const database = ['--database-url', url, '--database-schema', schema];
+      const admin = await issue(['--admin', '--company', 'acme', '--data-dir', folder, ...database]);
+      const spy = await issue(['--agent', 'spy', '--company', 'globex', '--data-dir', folder, ...database]);
+      expect((await direct.query(`SELECT role FROM "${schema}".memory_tokens ORDER BY role`)).rows).toEqual([{ role: 'admin' }, { role: 'agent' }]);
+      await expect(stat(join(folder, 'memplane.db'))).rejects.toMatchObject({ code: 'ENOENT' });
       const served = await whileServing(['--port', '0', '--data-dir', folder, '--database-url', url, '--database-schema', schema, '--no-inspector'], async (base) => {
         expect((await call(base, admin, 'POST', '/v1/companies/acme/control/bindings', { key: 'scratch', providerId: 'memory' })).status).toBe(201);
         expect((await call(base, admin, 'POST', '/v1/companies/acme/memory/records', { bindingKey: 'scratch', records: [{ text: 'In Postgres.' }] })).status).toBe(200);

@@ -1,7 +1,8 @@
+import { resolve } from 'node:path';
 import { MemoryConfigurationError, MemoryError, MemoryValidationError } from '@memplane/core';
+import { createTokenCommand, readHostConfig } from '@memplane/host';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { serveMemplane, serverTokenFileOf } from './open-memplane-server';
-import { serverTokenFileName, type ServerTokenGrant } from './server-token-file';
+import { serveMemplane } from './open-memplane-server';
 import { VERSION } from './version';
 
 /** Where the command writes; the same shape as `CommandOutput` of `@memplane/cli`. */
@@ -38,17 +39,6 @@ const integer = (minimum: number, maximum: number, what: string) => (value: stri
   return parsed;
 };
 
-/** A token lives a century at most: a later expiry is a typo, and past year 275760 no Date exists. */
-const maximumTokenDays = 36_500;
-
-function days(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0 || parsed > maximumTokenDays) {
-    throw new InvalidArgumentError(`must be a positive number of days, at most ${maximumTokenDays}.`);
-  }
-  return parsed;
-}
-
 /** Whether a bind address is this machine only. */
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
@@ -70,6 +60,7 @@ interface ServeFlags {
   dataDir: string;
   databaseUrl?: string;
   databaseSchema?: string;
+  config?: string;
   tokenFile?: string;
   host: string;
   port: number;
@@ -78,40 +69,7 @@ interface ServeFlags {
   inspector: boolean;
 }
 
-interface IssueFlags {
-  operator?: string;
-  actAsAgents?: boolean;
-  admin?: boolean;
-  agent?: string;
-  company?: string[];
-  user?: string;
-  label?: string;
-  expiresInDays?: number;
-  requestsPerMinute?: number;
-  dataDir: string;
-  tokenFile?: string;
-}
-
-const dataDirOption = () => new Option('--data-dir <folder>', 'the data folder (SQLite, markdown memory, tokens)').env('MEMPLANE_DATA_DIR').default('.memplane');
-const tokenFileOption = () => new Option('--token-file <file>', `the token file (default <data-dir>/${serverTokenFileName})`).env('MEMPLANE_SERVER_TOKEN_FILE');
-
-/** The grant the issue flags describe; a usage error names what is missing or extra. */
-function grantOf(flags: IssueFlags): ServerTokenGrant {
-  const roles = [flags.operator !== undefined, flags.admin === true, flags.agent !== undefined].filter(Boolean).length;
-  const usage = (message: string) => new MemoryValidationError({ target: 'token grant', issues: [{ path: 'role', message }] });
-  if (roles !== 1) throw usage('give exactly one of --operator <id>, --admin or --agent <id>');
-  const companies = flags.company ?? [];
-  const rate = flags.requestsPerMinute === undefined ? {} : { requestsPerMinute: flags.requestsPerMinute };
-  if (flags.operator !== undefined) {
-    const relay = flags.actAsAgents === true ? { actAsAgents: true as const } : {};
-    return { role: 'operator', operatorId: flags.operator, ...(companies.length === 0 ? {} : { companyIds: companies }), ...relay, ...rate };
-  }
-  if (flags.actAsAgents === true) throw usage('--act-as-agents is for an --operator token');
-  const [companyId, ...more] = companies;
-  if (companyId === undefined || more.length > 0) throw usage('a company admin or agent token needs exactly one --company <id>');
-  if (flags.admin === true) return { role: 'admin', companyId, ...(flags.user === undefined ? {} : { userId: flags.user }), ...rate };
-  return { role: 'agent', companyId, agentId: flags.agent ?? '', ...rate };
-}
+const dataDirOption = () => new Option('--data-dir <folder>', 'the data folder (SQLite with the tokens, markdown memory)').env('MEMPLANE_DATA_DIR').default('.memplane');
 
 function buildProgram(commandName: string, output: ServeCommandOutput, hooks: ServeCommandHooks, ran: (work: Promise<number>) => void): Command {
   const program = new Command(commandName)
@@ -128,15 +86,19 @@ function buildProgram(commandName: string, output: ServeCommandOutput, hooks: Se
     .addOption(dataDirOption())
     .addOption(new Option('--database-url <url>', 'keep the service in Postgres (needs pg installed)').env('MEMPLANE_DATABASE_URL'))
     .addOption(new Option('--database-schema <name>', 'the Postgres schema of the tables (default memplane)').env('MEMPLANE_DATABASE_SCHEMA'))
-    .addOption(tokenFileOption())
+    .addOption(new Option('--config <file>', 'the host config (JSON): provider packages, secret allow-lists, destinations, bindings').env('MEMPLANE_CONFIG'))
+    .addOption(new Option('--token-file <file>', 'an old token file to import once (server-tokens.json and mcp-tokens.json in the data folder are imported anyway)').env('MEMPLANE_SERVER_TOKEN_FILE'))
     .addOption(new Option('--max-body-bytes <bytes>', 'the largest request body (default 1048576)').argParser(integer(1024, 64 * 1024 * 1024, 'a size in bytes')))
     .addOption(new Option('--rate-limit <per-minute>', 'requests per minute per token, unless its grant says (default 600)').argParser(integer(1, 1_000_000, 'a number of requests')))
     .option('--no-inspector', 'serve the API alone, without the inspector at /')
+    .addHelpText('after', `\nTokens: \`${commandName} token issue|list|revoke\` (the same as \`memplane token\`, one store for memplane serve and memplane-mcp).`)
     .action((flags: ServeFlags) => {
       ran(
         (async () => {
+          const config = flags.config === undefined ? undefined : await readHostConfig(resolve(flags.config));
           const served = await serveMemplane({
             dataDirectory: flags.dataDir,
+            ...(config === undefined ? {} : { config }),
             host: flags.host,
             port: flags.port,
             ...(flags.databaseUrl === undefined ? {} : { databaseUrl: flags.databaseUrl }),
@@ -165,89 +127,7 @@ function buildProgram(commandName: string, output: ServeCommandOutput, hooks: Se
       );
     });
 
-  const tokens = program.command('token').description('Issue, list and revoke the bearer tokens of the server (operator only: whoever can write the data folder).');
-  tokens
-    .command('issue')
-    .description('Issue a token. It is printed once on standard output and kept only as its SHA-256.')
-    .option('--operator <id>', 'an operator token: every company, or the --company ones')
-    .option('--act-as-agents', 'operator: calls may name an agent in Memplane-Agent-Id and run as it (for a relay such as the Paperclip plugin)')
-    .option('--admin', 'a company admin token for one --company')
-    .option('--agent <id>', 'an agent token for one --company')
-    .option('--company <ids...>', 'the company (admin, agent) or companies (operator)')
-    .option('--user <id>', 'admin: who holds it, for the audit trail (default: the token id)')
-    .option('--label <text>', 'who or what holds it')
-    .addOption(new Option('--expires-in-days <days>', 'when it stops working').argParser(days))
-    .addOption(new Option('--requests-per-minute <n>', 'this token\'s rate limit').argParser(integer(1, 1_000_000, 'a number of requests')))
-    .addOption(dataDirOption())
-    .addOption(tokenFileOption())
-    .action((flags: IssueFlags) => {
-      ran(
-        (async () => {
-          const grant = grantOf(flags);
-          const { token, record } = await serverTokenFileOf(flags.dataDir, flags.tokenFile).issue(grant, {
-            ...(flags.label === undefined ? {} : { label: flags.label }),
-            ...(flags.expiresInDays === undefined ? {} : { expiresAt: new Date(Date.now() + flags.expiresInDays * 86_400_000) }),
-          });
-          output.stderr(`Issued ${record.id} (${describe(grant)}). Store the token now; it is not kept.\n`);
-          output.stdout(`${token}\n`);
-          return 0;
-        })(),
-      );
-    });
-  tokens
-    .command('revoke <token-id>')
-    .description('Revoke a token; a running server refuses it at its next request.')
-    .addOption(dataDirOption())
-    .addOption(tokenFileOption())
-    .action((tokenId: string, flags: { dataDir: string; tokenFile?: string }) => {
-      ran(
-        serverTokenFileOf(flags.dataDir, flags.tokenFile)
-          .revoke(tokenId)
-          .then((found) => {
-            if (found) output.stdout(`Revoked ${tokenId}.\n`);
-            else output.stderr(`No token ${tokenId}.\n`);
-            return found ? 0 : 1;
-          }),
-      );
-    });
-  tokens
-    .command('list')
-    .description('List the issued tokens (never the tokens themselves): id, role, companies, subject, state, label.')
-    .addOption(dataDirOption())
-    .addOption(tokenFileOption())
-    .action((flags: { dataDir: string; tokenFile?: string }) => {
-      ran(
-        serverTokenFileOf(flags.dataDir, flags.tokenFile)
-          .list()
-          .then((records) => {
-            output.stdout('id\trole\tcompanies\tsubject\tstate\tlabel\n');
-            for (const record of records) {
-              const state = record.revokedAt !== undefined ? 'revoked' : record.expiresAt !== undefined && Date.parse(record.expiresAt) <= Date.now() ? 'expired' : 'active';
-              const companies = record.role === 'operator' ? (record.companyIds?.join(',') ?? '*') : record.companyId;
-              const subject = record.role === 'operator' ? record.operatorId : record.role === 'agent' ? record.agentId : (record.userId ?? '');
-              output.stdout(`${record.id}\t${record.role}\t${companies}\t${subject}\t${state}\t${record.label ?? ''}\n`);
-            }
-            return 0;
-          }),
-      );
-    });
-  const withSubcommands = (command: Command, path: string): void => {
-    for (const sub of command.commands) {
-      const subPath = `${path} ${sub.name()}`;
-      sub.version(VERSION, '-v, --version', 'print the version of @memplane/server').showHelpAfterError(`Run \`${subPath} --help\` for the usage.`);
-      withSubcommands(sub, subPath);
-    }
-  };
-  withSubcommands(program, commandName);
   return program;
-}
-
-function describe(grant: ServerTokenGrant): string {
-  if (grant.role === 'operator') {
-    return `operator ${grant.operatorId} of ${grant.companyIds === undefined ? 'every company' : grant.companyIds.join(', ')}${grant.actAsAgents === true ? ', acting as their agents' : ''}`;
-  }
-  if (grant.role === 'admin') return `admin of company ${grant.companyId}`;
-  return `agent ${grant.agentId} of company ${grant.companyId}`;
 }
 
 function exitCodeOf(error: unknown): number {
@@ -262,6 +142,9 @@ export function createServeCommand(hooks: ServeCommandHooks = {}): ServeCommand 
     usage: 'memplane serve [--port 4680] [--host 127.0.0.1] [--data-dir <folder>] [--database-url <postgres url>] | memplane serve token <issue|list|revoke>',
     async run(argv, output, context) {
       const commandName = context?.commandName ?? 'memplane serve';
+      // The tokens are the host's, one store for memplane serve and memplane-mcp: `memplane serve
+      // token …` is `memplane token …` under the name it was called by.
+      if (argv[0] === 'token') return createTokenCommand().run(argv.slice(1), output, { commandName: `${commandName} token` });
       let work: Promise<number> = Promise.resolve(0);
       try {
         buildProgram(commandName, output, hooks, (started) => (work = started)).parse(argv, { from: 'user' });

@@ -1,6 +1,6 @@
 import { identifierSchema, parseInput } from '@memplane/core';
 import { MemoryAccessDeniedError, type MemoryActor } from '@memplane/service';
-import type { ServerTokenRecord } from './server-token-file';
+import type { MemplaneTokenRecord } from '@memplane/host';
 
 /** The header a relay (the Paperclip plugin, say) names the agent it calls for with. */
 export const actingAgentHeader = 'memplane-agent-id';
@@ -13,7 +13,7 @@ export const actingAgentHeader = 'memplane-agent-id';
  * as the actor. An agent token may name itself. Anything else is refused before the service
  * is called.
  */
-function actingAgent(record: ServerTokenRecord, companyId: string | undefined, header: string): MemoryActor {
+function actingAgent(record: MemplaneTokenRecord, companyId: string | undefined, header: string): MemoryActor {
   const agentId = parseInput(identifierSchema, header, 'Memplane-Agent-Id header', 'memplane-agent-id');
   const deny = (reason: string) => new MemoryAccessDeniedError({ operation: 'act as an agent', companyId: companyId ?? '(none)', reason });
   if (companyId === undefined) throw deny('an agent is named only on the routes of a company');
@@ -33,7 +33,7 @@ function actingAgent(record: ServerTokenRecord, companyId: string | undefined, h
  * list, and the service's policy refuses a company outside it. With `actingAgentId` (the
  * `Memplane-Agent-Id` header) the actor is that agent, when the token may act as it.
  */
-export function actorOf(record: ServerTokenRecord, companyId: string | undefined, actingAgentId?: string): MemoryActor {
+export function actorOf(record: MemplaneTokenRecord, companyId: string | undefined, actingAgentId?: string): MemoryActor {
   if (actingAgentId !== undefined) return actingAgent(record, companyId, actingAgentId);
   switch (record.role) {
     case 'operator':
@@ -51,7 +51,7 @@ export function actorOf(record: ServerTokenRecord, companyId: string | undefined
 }
 
 /** Whether a token's grant reaches a company (for the zero-config default binding, never for access: the policy decides that). */
-export function grantReaches(record: ServerTokenRecord, companyId: string): boolean {
+export function grantReaches(record: MemplaneTokenRecord, companyId: string): boolean {
   if (record.role === 'operator') return record.companyIds === undefined || record.companyIds.includes(companyId);
   return record.companyId === companyId;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -148,15 +149,29 @@ describe('tokens', () => {
     const refused = await harness.call('POST', '/v1/companies/acme/memory/records', { token, body: { records: [{ text: 'after revocation' }] } });
     expect(refused.status).toBe(401);
     expect(refusalsOnly(before, await companySnapshot(harness.service, 'acme'), [])).toBeUndefined();
-    const file = await readFile(join(harness.folder, 'tokens.json'), 'utf8');
-    expect(file).not.toContain(token);
-    expect(file).not.toContain(harness.token.operator);
-    expect(file).toContain(record.hash);
+    // The token table is in the service's SQLite file: its hash is there, the token never is.
+    const database = Buffer.concat(await Promise.all(['memplane.db', 'memplane.db-wal'].map((name) => readFile(join(harness.folder, 'data', name)).catch(() => Buffer.alloc(0)))));
+    expect(database.includes(token)).toBe(false);
+    expect(database.includes(harness.token.operator)).toBe(false);
+    expect(database.includes(createHash('sha256').update(token).digest('hex'))).toBe(true);
   });
 
   it('refuses an expired token', async () => {
-    const { token } = await harness.tokens.issue({ role: 'admin', companyId: 'acme' }, { expiresAt: new Date(Date.now() - 1000) });
+    const { token } = await harness.tokens.issue({ role: 'admin', companyId: 'acme' }, { expiresAt: new Date(Date.now() + 60_000) });
+    expect((await harness.call('GET', '/v1/session', { token })).status).toBe(200);
+    harness.advanceTokenClock(120_000);
     expect((await harness.call('GET', '/v1/session', { token })).status).toBe(401);
+  });
+
+  it('refuses an agent token bound to a project (a memplane-mcp grant), and writes nothing', async () => {
+    const { token } = await harness.tokens.issue({ role: 'agent', companyId: 'acme', agentId: 'planner', projectId: 'apollo' });
+    const before = await companySnapshot(harness.service, 'acme');
+    const write = await harness.call('POST', '/v1/companies/acme/memory/records', { token, body: { records: [{ text: 'outside the project' }] } });
+    expect(write.status).toBe(403);
+    expect(write.body).toMatchObject({ code: 'MEMORY_SCOPE_VIOLATION' });
+    expect((await harness.call('POST', '/v1/companies/acme/memory/list', { token, body: {} })).status).toBe(403);
+    expect((await harness.call('GET', '/v1/session', { token })).status).toBe(403);
+    expect(refusalsOnly(before, await companySnapshot(harness.service, 'acme'), [])).toBeUndefined();
   });
 
   it('tells each token who it is and which companies it sees', async () => {

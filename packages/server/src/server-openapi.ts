@@ -51,7 +51,7 @@ const runHeaders = z.object({
 
 /** Registers every route in the app's OpenAPI registry and generates the 3.1 document. */
 export function buildOpenApiDocument(app: OpenAPIHono, routes: readonly ServerRoute[]): OpenApiDocument {
-  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'A token from `memplane serve token issue`.' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'A token from `memplane token issue`.' });
   for (const route of routes) {
     const path = openApiPath(route.path);
     const params = path.includes('{companyId}') ? z.object({ companyId: identifierSchema, ...route.params?.shape }) : route.params;

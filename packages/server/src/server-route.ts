@@ -1,6 +1,6 @@
 import type { MemoryCallContext, MemoryService } from '@memplane/service';
 import { z } from 'zod';
-import type { ServerTokenRecord } from './server-token-file';
+import type { MemplaneTokenRecord } from '@memplane/host';
 
 /** The surfaces of the API, kept in separate route modules as the plan keeps them apart. */
 export type ServerRouteTag = 'session' | 'runtime' | 'control' | 'explorer';
@@ -12,7 +12,7 @@ export interface ServerCall {
   /** The call context: the token's actor, the path's company, run and cost headers. */
   context: MemoryCallContext;
   /** The token's record. */
-  token: ServerTokenRecord;
+  token: MemplaneTokenRecord;
   /** Path parameters. */
   params: Record<string, string>;
   /** Query parameters, typed by the route's query schema (numbers, arrays); the service checks them. */

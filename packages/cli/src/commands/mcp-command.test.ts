@@ -20,15 +20,15 @@ describe('memplane mcp', () => {
     expect(mcpHelp.stdout()).toMatch(/--transport <kind>/);
     const missing = captureOutput();
     expect(await runMemplaneCli(['mcp', 'token', 'issue', '--agent', 'planner'], missing.output)).toBe(2);
-    expect(missing.stderr()).toMatch(/^memplane mcp: error: required option '--company <id>' not specified/);
+    expect(missing.stderr()).toMatch(/^memplane mcp token: .*exactly one --company <id>/);
   });
 
-  it('issues a token through memplane mcp token issue', async () => {
+  it('issues a token through memplane mcp token issue (memplane token under its name)', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'memplane-cli-mcp-'));
     try {
       const issued = captureOutput();
       expect(await runMemplaneCli(['mcp', 'token', 'issue', '--company', 'acme', '--agent', 'planner', '--data-dir', folder], issued.output)).toBe(0);
-      expect(issued.stdout()).toMatch(/^mpt_[A-Za-z0-9_-]{43}\n$/);
+      expect(issued.stdout()).toMatch(/^mpk_[A-Za-z0-9_-]{43}\n$/);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

@@ -23,25 +23,28 @@ describe('memplane serve', () => {
     expect(bad.stderr()).toMatch(/^memplane serve: error: option '--port <number>' argument 'eighty' is invalid/);
   });
 
-  it('issues, lists and revokes a token through memplane serve token', async () => {
+  it('runs memplane token under memplane serve token: one store, the same listing', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'memplane-cli-serve-'));
     try {
       const issued = captureOutput();
       expect(await runMemplaneCli(['serve', 'token', 'issue', '--operator', 'ops', '--data-dir', folder], issued.output)).toBe(0);
-      expect(issued.stdout()).toMatch(/^mps_[A-Za-z0-9_-]{43}\n$/);
+      expect(issued.stdout()).toMatch(/^mpk_[A-Za-z0-9_-]{43}\n$/);
       const listed = captureOutput();
-      expect(await runMemplaneCli(['serve', 'token', 'list', '--data-dir', folder], listed.output)).toBe(0);
+      expect(await runMemplaneCli(['token', 'list', '--data-dir', folder], listed.output)).toBe(0);
       const [header, row = ''] = listed.stdout().split('\n');
-      expect(header).toBe('id\trole\tcompanies\tsubject\tstate\tlabel');
-      const [id] = row.split('\t');
-      expect(row).toMatch(/^tok_[0-9a-f]{16}\toperator\t\*\tops\tactive\t$/);
+      expect(header).toBe('id\trole\tcompanies\tsubject\tproject\tstate\texpires\tlabel');
+      expect(row).toMatch(/^tok_[A-Za-z0-9_-]{24}\toperator\t\*\tops\t\tactive\t\t$/);
       const forever = captureOutput();
       expect(await runMemplaneCli(['serve', 'token', 'issue', '--operator', 'ops', '--expires-in-days', '1e9', '--data-dir', folder], forever.output)).toBe(2);
       expect(forever.stderr()).toContain('at most 36500');
+      const [id] = row.split('\t');
       expect(await runMemplaneCli(['serve', 'token', 'revoke', id ?? '', '--data-dir', folder], captureOutput().output)).toBe(0);
+      const again = captureOutput();
+      expect(await runMemplaneCli(['token', 'list', '--data-dir', folder], again.output)).toBe(0);
+      expect(again.stdout()).toContain('\trevoked\t');
       const missingCompany = captureOutput();
       expect(await runMemplaneCli(['serve', 'token', 'issue', '--agent', 'planner', '--data-dir', folder], missingCompany.output)).toBe(2);
-      expect(missingCompany.stderr()).toMatch(/exactly one --company/);
+      expect(missingCompany.stderr()).toMatch(/^memplane serve token: .*exactly one --company/m);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

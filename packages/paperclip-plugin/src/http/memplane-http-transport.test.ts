@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryApiCallError, MemoryError, MemoryRateLimitedError, MemoryTimeoutError, MemoryValidationError } from '@memplane/core';
-import { openServerTokenFile, startMemplaneServer, type RunningMemplaneServer } from '@memplane/server';
-import { provider as markdownProvider } from '@memplane/markdown/provider';
-import { createMemoryService, MemoryAccessDeniedError, MemoryBindingNotFoundError, type MemoryService } from '@memplane/service';
+import { startMemplaneServer, type RunningMemplaneServer } from '@memplane/server';
+import { openMemplaneHost } from '@memplane/host';
+import { MemoryAccessDeniedError, MemoryBindingNotFoundError, type MemoryService } from '@memplane/service';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -178,8 +178,10 @@ describe('against a real memplane serve', () => {
 
   it('a company outside the token grant is MemoryAccessDeniedError, a bad request a MemoryValidationError naming the field', async () => {
     folder = await mkdtemp(join(tmpdir(), 'memplane-paperclip-http-'));
-    service = await createMemoryService({ dataDirectory: folder, providers: [markdownProvider] });
-    const tokens = openServerTokenFile(join(folder, 'tokens.json'));
+    // The host of memplane serve: the service on the folder and its token store.
+    const memplaneHost = await openMemplaneHost({ dataDirectory: folder });
+    service = memplaneHost.service;
+    const tokens = memplaneHost.tokens;
     const { token } = await tokens.issue({ role: 'operator', operatorId: 'paperclip', companyIds: ['acme'] });
     server = await startMemplaneServer({ service, verifyToken: (value) => tokens.verify(value), port: 0, rateLimit: false, inspectorDirectory: false });
     const client = createHttpMemoryService(createHttpTransport({ baseUrl: server.url, token, timeoutMs: 5000, fetch: hostFetch }), silent);

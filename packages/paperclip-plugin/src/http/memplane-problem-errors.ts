@@ -71,7 +71,7 @@ export function problemError(response: FailedServerResponse): MemoryError {
   const problem = parsed.data;
   const detail = problem.detail ?? `${where} answered ${status} ${problem.code}`;
   if (status === 401 || problem.code === 'SERVER_UNAUTHENTICATED') {
-    return new MemoryConfigurationError({ message: `${where} refused the token (401: unknown, revoked or expired). Issue a new one with \`memplane serve token issue\` and update the Paperclip secret service.token names.` });
+    return new MemoryConfigurationError({ message: `${where} refused the token (401: unknown, revoked or expired). Issue a new one with \`memplane token issue\` and update the Paperclip secret service.token names.` });
   }
   if (problem.code === 'SERVER_BODY_TOO_LARGE') return new MemoryValidationError({ target: `${call.operation} request`, issues: [{ path: 'body', message: detail }] });
   if (!memoryErrorCodes.has(problem.code)) {

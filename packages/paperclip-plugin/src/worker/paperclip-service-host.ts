@@ -3,9 +3,8 @@ import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MemoryConfigurationError } from '@memplane/core';
-import { dataFolderCursorSecret, loadPostgresMemoryServiceStore } from '@memplane/host';
-import { createMemoryService, type MemoryServiceSettings } from '@memplane/service';
-import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
+import { dataFolderSqliteFileName, openDataFolderService } from '@memplane/host';
+import type { MemoryServiceSettings } from '@memplane/service';
 import { createHttpMemoryService, type HttpServiceLog } from '../http/memplane-http-service';
 import { createHttpTransport, type HostFetch } from '../http/memplane-http-transport';
 import type { PaperclipPluginConfig } from './paperclip-plugin-config';
@@ -13,8 +12,8 @@ import { decodeServiceSecretKey, resolveConfigSecret, type ResolvePaperclipSecre
 import { inWorkerMemoryService, type PluginMemoryService } from './plugin-memory-service';
 import { loadPluginProviders } from './plugin-providers';
 
-/** The SQLite file inside the plugin's data folder. */
-export const pluginSqliteFileName = 'memplane.db';
+/** The SQLite file inside the plugin's data folder: the host's, so `memplane serve` opens the same folder. */
+export const pluginSqliteFileName = dataFolderSqliteFileName;
 
 /**
  * The data folder when neither the plugin's options nor the company's config name one. Paperclip
@@ -105,9 +104,10 @@ export function createPluginServiceRegistry(ports: ServiceHostPorts, settings: P
 }
 
 /**
- * Opens a memory service inside the plugin worker: SQLite in the data folder (or Postgres with a
- * resolved connection string), markdown memory under it, and every secret of a binding resolved
- * through Paperclip's secrets for the binding's own company at the path it was saved at.
+ * Opens a memory service inside the plugin worker through the host (`openDataFolderService`):
+ * SQLite in the data folder (or Postgres with a resolved connection string), markdown memory
+ * under it, the folder's cursor secret, and every secret of a binding resolved through
+ * Paperclip's secrets for the binding's own company at the path it was saved at.
  */
 async function openPluginService(
   dataDirectory: string,
@@ -121,23 +121,24 @@ async function openPluginService(
   } catch (cause) {
     throw new MemoryConfigurationError({ message: `The plugin data folder ${dataDirectory} cannot be created; set storage.dataDirectory to a folder the worker may write`, cause });
   }
-  // The service knows no provider of its own: the worker offers those installed next to it.
+  // The worker offers every provider package installed next to it, markdown and memory included
+  // (in place of the host's), or a stand-in saying why one cannot be used; then the embedder's own.
   const { providers: extraProviders = [], ...rest } = settings;
-  const providers = [...(await loadPluginProviders()), ...extraProviders];
-  const store =
-    connectionString === undefined ? createSqliteMemoryServiceStore({ filename: join(dataDirectory, pluginSqliteFileName) }) : await loadPostgresMemoryServiceStore(connectionString, schema);
-  const service = await createMemoryService({
-    store,
-    providers,
+  const service = await openDataFolderService({
     dataDirectory,
-    cursorSecret: await dataFolderCursorSecret(dataDirectory),
-    // The company comes from the service (the binding's company), never from the key: one
-    // company's config cannot name a secret that Paperclip scopes to another.
-    secretResolver: (key, context) => {
-      const { ref, configPath } = decodeServiceSecretKey(key);
-      return ports.resolveSecret(ref, { companyId: context.companyId, configPath });
+    databaseUrl: connectionString,
+    databaseSchema: schema,
+    providers: [...(await loadPluginProviders()), ...extraProviders],
+    component: 'paperclip-plugin',
+    service: {
+      // The company comes from the service (the binding's company), never from the key: one
+      // company's config cannot name a secret that Paperclip scopes to another.
+      secretResolver: (key, context) => {
+        const { ref, configPath } = decodeServiceSecretKey(key);
+        return ports.resolveSecret(ref, { companyId: context.companyId, configPath });
+      },
+      ...rest,
     },
-    ...rest,
   });
   return inWorkerMemoryService(service);
 }

@@ -45,14 +45,14 @@ const httpServiceSchema = z
      * public https address; loopback passes this check for hosts whose `ctx.http` allows it.
      */
     url: z.string().min(1).max(2048),
-    /** The server token (`memplane serve token issue`), as a Paperclip secret reference. */
+    /** The server token (`memplane token issue`), as a Paperclip secret reference. */
     token: paperclipSecretRefSchema,
     /** Allow plain http:// to a host that is not loopback (the token then travels in clear). Default false. */
     allowInsecureHttp: z.boolean().default(false),
     /** How long one call may take before the worker gives up on it (`MEMORY_TIMEOUT`). Default 15 s. */
     timeoutMs: z.number().int().min(100).max(300_000).default(15_000),
     /**
-     * The token was issued with `memplane serve token issue --operator <id> --act-as-agents`: an
+     * The token was issued with `memplane token issue --operator <id> --act-as-agents`: an
      * agent's tool calls then run on the server as that agent (named in `Memplane-Agent-Id`), so
      * the server applies its agent identity policy (own and shared records) and logs the agent as
      * the actor. Default false: the server sees the operator, and the worker narrows an agent's

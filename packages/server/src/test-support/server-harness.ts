@@ -1,19 +1,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { provider as markdownProvider } from '@memplane/markdown/provider';
-import { provider as memoryProvider } from '@memplane/memory/provider';
-import { ensureDefaultMarkdownBinding } from '@memplane/host';
-import { createMemoryService, type MemoryService } from '@memplane/service';
+import { openMemplaneHost, type MemplaneTokenGrant, type MemplaneTokenStore } from '@memplane/host';
+import type { MemoryService } from '@memplane/service';
 import { startMemplaneServer, type RunningMemplaneServer, type StartMemplaneServerSettings } from '../start-memplane-server';
-import { openServerTokenFile, type ServerTokenFile, type ServerTokenGrant } from '../server-token-file';
 
 /** A server on loopback over a fresh service, with tokens of every kind for two companies. */
 export interface ServerHarness {
   server: RunningMemplaneServer;
   service: MemoryService;
-  tokens: ServerTokenFile;
+  tokens: MemplaneTokenStore;
   folder: string;
+  /** Moves the token store's clock (expiry, revocation) ahead of the system's. */
+  advanceTokenClock(milliseconds: number): void;
   /** Tokens by name: operator (every company), opAcme (operator of acme only), adminAcme, adminGlobex, agentAcme (planner), agentGlobex. */
   token: Record<'operator' | 'opAcme' | 'adminAcme' | 'adminGlobex' | 'agentAcme' | 'agentGlobex', string>;
   /** Calls the server with fetch. */
@@ -21,7 +20,7 @@ export interface ServerHarness {
   close(): Promise<void>;
 }
 
-const grants: Record<keyof ServerHarness['token'], ServerTokenGrant> = {
+const grants: Record<keyof ServerHarness['token'], MemplaneTokenGrant> = {
   operator: { role: 'operator', operatorId: 'ops' },
   opAcme: { role: 'operator', operatorId: 'ops-acme', companyIds: ['acme'] },
   adminAcme: { role: 'admin', companyId: 'acme' },
@@ -36,16 +35,18 @@ export const harnessCompanies = ['acme', 'globex'] as const;
 /** Starts a harness; `settings` override the server's. */
 export async function startServerHarness(settings: Partial<StartMemplaneServerSettings> = {}): Promise<ServerHarness> {
   const folder = await mkdtemp(join(tmpdir(), 'memplane-server-'));
-  const service = await createMemoryService({ dataDirectory: join(folder, 'data'), providers: [markdownProvider, memoryProvider] });
-  const tokens = openServerTokenFile(join(folder, 'tokens.json'));
+  // The host of memplane serve: the service on SQLite in the folder, markdown and memory, the token table.
+  let clockOffset = 0;
+  const host = await openMemplaneHost({ dataDirectory: join(folder, 'data'), component: 'test', now: () => new Date(Date.now() + clockOffset) });
+  const { service, tokens } = host;
   const token = {} as ServerHarness['token'];
   for (const [name, grant] of Object.entries(grants)) token[name as keyof typeof grants] = (await tokens.issue(grant)).token;
   // Reads of a company the service does not know answer 404: the two companies are in use from the start.
-  for (const companyId of harnessCompanies) await ensureDefaultMarkdownBinding(service, 'test', companyId);
+  for (const companyId of harnessCompanies) await host.ensureDefaultBinding(companyId);
   const server = await startMemplaneServer({
     service,
     verifyToken: (value) => tokens.verify(value),
-    prepareCompany: (companyId) => ensureDefaultMarkdownBinding(service, 'test', companyId),
+    prepareCompany: (companyId) => host.ensureDefaultBinding(companyId),
     knownCompanies: async () => ['acme', 'globex'],
     port: 0,
     inspectorDirectory: false,
@@ -56,6 +57,7 @@ export async function startServerHarness(settings: Partial<StartMemplaneServerSe
     service,
     tokens,
     folder,
+    advanceTokenClock: (milliseconds) => void (clockOffset += milliseconds),
     token,
     async call(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
@@ -75,7 +77,7 @@ export async function startServerHarness(settings: Partial<StartMemplaneServerSe
     },
     async close() {
       await server.close();
-      await service.close();
+      await host.close();
       await rm(folder, { recursive: true, force: true });
     },
   };

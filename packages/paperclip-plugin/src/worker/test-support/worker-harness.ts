@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MemoryRecordHandle } from '@memplane/core';
-import { dataFolderCursorSecret } from '@memplane/host';
+import { createMemplaneTokenStore, dataFolderCursorSecret, type MemplaneTokenStore } from '@memplane/host';
 import { createMemoryService, type MemoryOperationEntry, type MemoryService, type MemoryServiceSettings } from '@memplane/service';
 import { createSqliteMemoryServiceStore } from '@memplane/service/sqlite';
-import { openServerTokenFile, startMemplaneServer, type RunningMemplaneServer, type ServerTokenFile, type StartMemplaneServerSettings } from '@memplane/server';
+import { startMemplaneServer, type RunningMemplaneServer, type StartMemplaneServerSettings } from '@memplane/server';
 import { createTestHarness, type TestHarness } from '@paperclipai/plugin-sdk/testing';
 import { createMemplanePaperclipPlugin, type MemplanePaperclipPlugin } from '../memplane-paperclip-plugin';
 import { pluginSqliteFileName } from '../paperclip-service-host';
@@ -37,7 +37,7 @@ export interface StartedWorker {
   service: MemoryService;
   folder: string;
   /** The server and its tokens (http mode only). */
-  server?: { http: RunningMemplaneServer; tokens: ServerTokenFile; tokenId: string };
+  server?: { http: RunningMemplaneServer; tokens: MemplaneTokenStore; tokenId: string };
   /** The company's operations, oldest first, after the log is flushed. */
   operations(companyId: string, filter?: { runId?: string }): Promise<MemoryOperationEntry[]>;
   stop(): Promise<void>;
@@ -53,14 +53,16 @@ export type TestServerSettings = Pick<StartMemplaneServerSettings, 'rateLimit' |
 async function startServer(folder: string, settings: Partial<MemoryServiceSettings>, serverSettings: TestServerSettings) {
   // The server offers what the worker would: the providers installed here, then the test's own.
   const { providers: extraProviders = [], ...rest } = settings;
+  const store = createSqliteMemoryServiceStore({ filename: join(folder, pluginSqliteFileName) });
   const service = await createMemoryService({
-    store: createSqliteMemoryServiceStore({ filename: join(folder, pluginSqliteFileName) }),
+    store,
     dataDirectory: folder,
     cursorSecret: await dataFolderCursorSecret(folder),
     providers: [...(await loadPluginProviders()), ...extraProviders],
     ...rest,
   });
-  const tokens = openServerTokenFile(join(folder, 'server-tokens.json'));
+  // The token table of the service's own store, as memplane serve keeps its tokens.
+  const tokens = createMemplaneTokenStore(store);
   const { actAsAgents, ...startSettings } = serverSettings;
   const issued = await tokens.issue({ role: 'operator', operatorId: 'paperclip', ...(actAsAgents === true ? { actAsAgents: true as const } : {}) }, { label: 'paperclip plugin' });
   const http = await startMemplaneServer({ service, verifyToken: (token) => tokens.verify(token), port: 0, rateLimit: false, inspectorDirectory: false, ...startSettings });

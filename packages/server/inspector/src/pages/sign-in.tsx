@@ -36,7 +36,7 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (token: string, ses
   return (
     <main id="main" className="sign-in">
       <h1>memplane inspector</h1>
-      <p>Sign in with a token the operator issued (<code>memplane serve token issue</code>). It is kept in this tab only.</p>
+      <p>Sign in with a token the operator issued (<code>memplane token issue</code>). It is kept in this tab only.</p>
       {notice === undefined ? null : (
         <p role="status" className="notice">
           {notice}
@@ -54,7 +54,7 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (token: string, ses
           <strong>Agent tokens cannot sign in</strong>
           <p>{agentTokenRefusal}</p>
           <p>
-            The operator issues them with <code>memplane serve token issue --operator &lt;id&gt;</code> or <code>--admin --company &lt;id&gt;</code>.
+            The operator issues them with <code>memplane token issue --operator &lt;id&gt;</code> or <code>--admin --company &lt;id&gt;</code>.
           </p>
         </div>
       ) : null}
