@@ -24,6 +24,9 @@ const tokens: Record<string, string> = {
   npm: 'npm_1234567890abcdefghijklmnopqrstuvwxyz',
   jwt: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
   privateKey: '-----BEGIN OPENSSH PRIVATE KEY-----',
+  memplane: 'mpk_3q2-7wSLtGZJ0aB_x9YhQeVfK4pRmN8cD1uIoT6sWzE',
+  memplaneImportedServer: 'mps_-Lq2-7wSLtGZJ0aB_x9YhQeVfK4pRmN8cD1uIoT6s_-',
+  memplaneImportedMcp: 'mpt_Lq2Z7wSLtGZJ0aBYx9YhQeVfK4pRmN8cD1uIoT6sWzE',
 };
 
 describe('credential patterns', () => {
@@ -39,7 +42,7 @@ describe('credential patterns', () => {
   });
 
   it('leaves ordinary text and identifiers alone', () => {
-    for (const text of ['us-east-1', 'sk-learn', 'task-management-system', 'memory-0123456789', 'https://api.mem0.ai', 'AKIA', 'eyJ', 'ghp_short', 'xoxb-1', 'my-npm_package']) {
+    for (const text of ['us-east-1', 'sk-learn', 'task-management-system', 'memory-0123456789', 'https://api.mem0.ai', 'AKIA', 'eyJ', 'ghp_short', 'xoxb-1', 'my-npm_package', 'mpk_short', 'the mpt_ prefix']) {
       expect(looksLikeCredential(text), text).toBe(false);
     }
     fc.assert(fc.property(fc.stringMatching(/^[a-z0-9 .,-]{0,60}$/), (text) => !looksLikeCredential(text) || /sk-|xox/.test(text)));

@@ -31,6 +31,8 @@ export const credentialPatterns: readonly CredentialPattern[] = frozen([
   { description: 'an npm token', prefixes: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{36}\b/ },
   { description: 'a JSON Web Token', prefixes: ['eyJ'], pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*/ },
   { description: 'a private key', prefixes: ['PRIVATE KEY-----'], pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----/ },
+  // memplane's own bearer tokens (`memplane token issue`: mpk_; imported from older releases: mps_, mpt_), 32 bytes in base64url.
+  { description: 'a memplane bearer token', prefixes: ['mpk_', 'mps_', 'mpt_'], pattern: /(?<![A-Za-z0-9_-])mp[kst]_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/ },
 ]);
 
 /** The list and its entries frozen, so no caller can switch a pattern off for everyone. */
