@@ -8,9 +8,9 @@
 #
 # What it does, in a work folder outside the repository:
 #   1. Node 24 from the registry (`node@24`), `paperclipai@$PAPERCLIP_VERSION` (scripts ignored).
-#   2. Packs this package and its workspace dependencies (core, service, memory, markdown) from
-#      their built dist/, installs them as a local-path plugin folder with better-sqlite3 built
-#      against Node 24's headers.
+#   2. Packs this package and the workspace packages it needs (its @memplane dependencies, and
+#      theirs, and markdown, the worker's default provider) from their built dist/, installs them
+#      as a local-path plugin folder with better-sqlite3 built against Node 24's headers.
 #   3. Starts Paperclip on PostgreSQL (`paperclipai onboard -y`, loopback, local_trusted).
 #   4. `paperclipai plugin install <folder>` (the manifest names no minimumHostVersion: this host
 #      reports "0.0.0", paperclipai/paperclip#8115), then drives the host: a company whose own
@@ -49,7 +49,24 @@ api="http://127.0.0.1:$port"
 log() { printf '\n== %s\n' "$*"; }
 fail() { printf 'SMOKE FAILED: %s\n' "$*" >&2; exit 1; }
 
-for pkg in packages/core packages/service adapters/memory adapters/markdown packages/paperclip-plugin; do
+# The workspace folders to pack: the plugin, markdown, and every @memplane package they depend on, transitively.
+packed="$(node - "$repo" <<'EOF'
+const fs = require('fs'); const path = require('path'); const repo = process.argv[2];
+const folders = {};
+for (const group of ['packages', 'adapters']) for (const name of fs.readdirSync(path.join(repo, group))) {
+  const file = path.join(repo, group, name, 'package.json');
+  if (fs.existsSync(file)) folders[JSON.parse(fs.readFileSync(file, 'utf8')).name] = `${group}/${name}`;
+}
+const wanted = new Set(); const queue = ['@memplane/paperclip-plugin', '@memplane/markdown'];
+while (queue.length > 0) {
+  const name = queue.shift(); if (wanted.has(name) || folders[name] === undefined) continue; wanted.add(name);
+  const manifest = JSON.parse(fs.readFileSync(path.join(repo, folders[name], 'package.json'), 'utf8'));
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) if (dependency.startsWith('@memplane/')) queue.push(dependency);
+}
+console.log([...wanted].map((name) => folders[name]).join(' '));
+EOF
+)"
+for pkg in $packed; do
   [ -d "$repo/$pkg/dist" ] || fail "$pkg/dist is missing: build first (see the header of this script)"
 done
 command -v make >/dev/null && command -v g++ >/dev/null && command -v python3 >/dev/null || fail "make, g++ and python3 are needed to build better-sqlite3"
@@ -75,7 +92,7 @@ pc() { paperclipai "$@" -d "$work/data" --api-base "$api"; }
 
 log "plugin folder (packed from the repository)"
 rm -rf "$work/tgz" "$work/plugin" && mkdir -p "$work/tgz" "$work/plugin"
-for pkg in packages/core packages/service adapters/memory adapters/markdown packages/paperclip-plugin; do
+for pkg in $packed; do
   (cd "$repo/$pkg" && npm pack --ignore-scripts --pack-destination "$work/tgz" >/dev/null 2>&1)
 done
 tar xzf "$work/tgz/memplane-paperclip-plugin-"*.tgz -C "$work/plugin" --strip-components=1
@@ -84,9 +101,13 @@ const fs = require('fs'); const path = require('path'); const work = process.arg
 const tgz = (name) => 'file:' + path.join(work, 'tgz', fs.readdirSync(path.join(work, 'tgz')).find((f) => f.startsWith(`memplane-${name}-`)));
 const file = path.join(work, 'plugin', 'package.json'); const p = JSON.parse(fs.readFileSync(file, 'utf8'));
 delete p.devDependencies; delete p.peerDependencies; delete p.peerDependenciesMeta;
+// Every @memplane package from its tarball: the plugin's own dependencies directly, theirs by override.
 // The worker's store (better-sqlite3) and default provider (markdown) are optional peers: install them beside it.
-Object.assign(p.dependencies, { '@memplane/core': tgz('core'), '@memplane/service': tgz('service'), '@memplane/memory': tgz('memory'), '@memplane/markdown': tgz('markdown'), 'better-sqlite3': '^12.4.1' });
-p.overrides = { '@memplane/core': tgz('core'), '@memplane/service': tgz('service'), '@memplane/memory': tgz('memory'), '@memplane/markdown': tgz('markdown') };
+const packedNames = fs.readdirSync(path.join(work, 'tgz')).map((f) => /^memplane-(.+)-\d+\.\d+\.\d+.*\.tgz$/.exec(f)?.[1]).filter((name) => name !== undefined && name !== 'paperclip-plugin');
+const local = Object.fromEntries(packedNames.map((name) => [`@memplane/${name}`, tgz(name)]));
+for (const name of Object.keys(p.dependencies)) if (local[name] !== undefined) p.dependencies[name] = local[name];
+Object.assign(p.dependencies, { '@memplane/markdown': local['@memplane/markdown'], 'better-sqlite3': '^12.4.1' });
+p.overrides = local;
 fs.writeFileSync(file, JSON.stringify(p, null, 2));
 EOF
 (cd "$work/plugin" && npm install --omit=dev --ignore-scripts >/dev/null)
