@@ -1,14 +1,13 @@
 import { join, resolve } from 'node:path';
 import { MemoryConfigurationError, MemoryError } from '@memplane/core';
 import { MemoryMissingPackageError, type MemoryService } from '@memplane/service';
-import { memoryTokenStoreMethods } from '@memplane/service/store';
+import { memoryTokenStoreMethods, type MemoryTokenStore } from '@memplane/service/store';
 import type { HostConfig } from './config/host-config-schema';
 import { ensureDefaultMarkdownBinding } from './data-folder/apply-company-bindings';
 import { openServiceParts, type DataFolderServiceOptions, type MarkdownProviderLoader } from './data-folder/open-data-folder-service';
 import type { MemplaneHostLog } from './host-warning';
 import { importTokenFiles, mcpTokenFileName, serverTokenFileName, type TokenFileImport } from './tokens/import-token-files';
 import { createMemplaneTokenStore, type MemplaneTokenStore } from './tokens/memplane-token-store';
-import type { MemoryTokenStore } from './tokens/token-store-types';
 
 /** How {@link openMemplaneHost} opens a host. Only `dataDirectory` is required: the rest is the zero-config default. */
 export interface MemplaneHostOptions extends DataFolderServiceOptions {

@@ -1,4 +1,4 @@
-import type { MemoryTokenRow, MemoryTokenStore } from '../tokens/token-store-types';
+import type { MemoryTokenRow, MemoryTokenStore } from '@memplane/service/store';
 
 /** A token table in memory, with the store's contract, and its rows open to a test that plays the attacker. */
 export interface InMemoryTokenTable extends MemoryTokenStore {

@@ -6,7 +6,7 @@ import type { MemplaneHostLog } from '../host-warning';
 import { openHashedTokenFile, type HashedTokenRecord } from './hashed-token-file';
 import { tokenGrantSchema, type MemplaneTokenGrant } from './token-grant';
 import { rowOf } from './token-row';
-import type { MemoryTokenRow, MemoryTokenStore } from './token-store-types';
+import type { MemoryTokenRow, MemoryTokenStore } from '@memplane/service/store';
 
 /** The token file `memplane-mcp` kept in the data folder before the token store. */
 export const mcpTokenFileName = 'mcp-tokens.json';

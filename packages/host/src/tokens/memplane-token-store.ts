@@ -3,7 +3,7 @@ import { MemoryConflictError, MemoryValidationError, parseInput } from '@memplan
 import { z } from 'zod';
 import { tokenGrantSchema, type MemplaneTokenGrant } from './token-grant';
 import { recordOfRow, rowOf, sameHash, tokenHashOf, tokenIdPattern, type MemplaneTokenRecord } from './token-row';
-import type { MemoryTokenStore } from './token-store-types';
+import type { MemoryTokenStore } from '@memplane/service/store';
 
 /** The prefix of every token the host issues, so a leaked one is recognised (and scrubbed) at a glance. */
 export const tokenPrefix = 'mpk_';

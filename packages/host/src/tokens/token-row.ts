@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { tokenGrantFieldSchemas, type MemplaneTokenGrant } from './token-grant';
-import type { MemoryTokenRow } from './token-store-types';
+import type { MemoryTokenRow } from '@memplane/service/store';
 
 /** What every token record keeps beside its grant: never the token, nor its hash. */
 export interface MemplaneTokenBookkeeping {
