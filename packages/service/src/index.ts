@@ -2,11 +2,10 @@ export { createMemoryService, type MemoryService, type MemoryServiceProviders } 
 export { defaultOperationLogBatchSize, defaultRetentionFloorDays, type MemoryHydrationLimits, type MemoryServiceSettings } from './service/memory-service-settings';
 export type { MemoryServiceMetrics } from './service/service-internals';
 
-export { parseActor, referenceOf, type MemoryActor, type MemoryActorKind, type MemoryActorReference } from './actor/memory-actor';
+export { parseActor, type MemoryActor, type MemoryActorKind, type MemoryActorReference } from './actor/memory-actor';
 export type { MemoryCallContext } from './runtime/call-context';
 export {
   defaultAuthorize,
-  runtimeOperations,
   type MemoryAuthorize,
   type MemoryPolicyDecision,
   type MemoryServiceOperation,
@@ -14,10 +13,8 @@ export {
 export { MemoryAccessDeniedError } from './errors/memory-access-denied-error';
 export { MemoryBindingNotFoundError } from './errors/memory-binding-not-found-error';
 export { MemoryQuotaExceededError, type MemoryQuotaKind } from './errors/memory-quota-exceeded-error';
-export { recordBytes } from './quota/binding-quota';
 
 export {
-  noCaptureHooks,
   type MemoryBinding,
   type MemoryBindingQuota,
   type MemoryBindingHookSettings,
@@ -66,7 +63,6 @@ export type { MemoryHookDelivery, MemoryHookReport, MemoryHookSubscriber } from 
 export type { MemoryCaptureHookReport } from './hooks/capture-hooks';
 export type { MemoryQueuedHook, MemoryQueueableHookInputs, MemoryQueueableHookKind } from './hooks/enqueue-hook';
 export type { PreRunHydration } from './hooks/pre-run-hydrate';
-export { buildPreamble, preambleHeader, type BuiltPreamble } from './hooks/build-preamble';
 export type {
   IssueCommentCaptureInput,
   IssueDocumentCaptureInput,
@@ -83,7 +79,7 @@ export {
   type MemoryToolHost,
   type MemoryToolResult,
 } from './tools/memory-tools';
-export { fromToolRecordId, toToolRecordId } from './tools/memory-tool-schemas';
+export { toToolRecordId } from './tools/memory-tool-schemas';
 export { describeProfile } from './tools/memory-capability-tools';
 
 export type {
@@ -109,7 +105,7 @@ export { createInProcessJobQueue, type InProcessJobQueueSettings } from './queue
 export type { MemoryServiceWorker, MemoryServiceWorkerOptions } from './service/memory-service-worker';
 
 export { defaultProviderDeadlineMs, type MemoryProviderDeadlines } from './runtime/provider-deadline';
-export { defaultAgentReadReach, type MemoryAgentIdentityPolicy, type MemoryAgentReadReach } from './runtime/agent-identity';
+export { type MemoryAgentIdentityPolicy, type MemoryAgentReadReach } from './runtime/agent-identity';
 // The entries a service user reads through the explorer and the cost ledger. The store
 // interface, its method groups and the rest of its records are `@memplane/service/store`.
 export type { MemoryCostEventEntry, MemoryCostGrouping, MemoryFinanceEventEntry, MemoryFinanceEventKind } from './store/memory-accounting-records';
