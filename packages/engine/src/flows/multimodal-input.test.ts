@@ -6,7 +6,7 @@ import { createInMemoryStore } from '../store/memory/memory-store';
 import { orgProjectScope, steppingClock } from '../testing/engine-fixtures';
 import { pngBytes, twoPagePdf } from '../testing/multimodal-fixtures';
 import { buildResource, parseMemorizeInput } from './memorize-input';
-import { allowedMediaTypes, maxResourceBytes, pdfPageBound } from './multimodal-input';
+import { allowedMediaTypes, maxResourceBytes, mediaKindOf, pdfPageBound } from './multimodal-input';
 
 const scope = { org: 'acme', project: 'apollo' };
 
@@ -85,6 +85,13 @@ describe('binary resource input', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('refuses a media type that names a property of every object (__proto__, constructor, toString) by field, never with a TypeError', () => {
+    for (const mimeType of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', '__proto__; q=1']) {
+      expect(fieldOf({ type: 'resource', data: new Uint8Array([0]), mimeType }), mimeType).toBe('input.mimeType');
+      expect(mediaKindOf(mimeType), mimeType).toBeUndefined();
+    }
   });
 
   it('bounds the pages of a PDF only when its page objects are readable', () => {

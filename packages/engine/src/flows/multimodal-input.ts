@@ -29,6 +29,15 @@ const allowedMedia: Readonly<Record<string, { kind: MediaKind; matches(bytes: Ui
 /** The accepted media types of binary resources. */
 export const allowedMediaTypes: readonly string[] = Object.keys(allowedMedia);
 
+/**
+ * The accepted media type a declared one names, or undefined. Only the table's own keys count: a
+ * declared `__proto__`, `constructor` or `toString` would otherwise reach the object's prototype.
+ */
+function acceptedMedia(mimeType: string): (typeof allowedMedia)[string] | undefined {
+  const type = normalizeMediaType(mimeType);
+  return Object.hasOwn(allowedMedia, type) ? allowedMedia[type] : undefined;
+}
+
 function startsWith(bytes: Uint8Array, signature: readonly number[]): boolean {
   return signature.every((byte, index) => bytes[index] === byte);
 }
@@ -39,7 +48,7 @@ function ascii(bytes: Uint8Array, offset: number, text: string): boolean {
 
 /** The media kind of an accepted media type (after lowercasing and dropping parameters). */
 export function mediaKindOf(mimeType: string | undefined): MediaKind | undefined {
-  return mimeType === undefined ? undefined : allowedMedia[normalizeMediaType(mimeType)]?.kind;
+  return mimeType === undefined ? undefined : acceptedMedia(mimeType)?.kind;
 }
 
 /** `Image/PNG; x=1` → `image/png`. */
@@ -83,7 +92,7 @@ export const resourceDataSchema = z.union([
 /** Issues with the bytes and media type of a binary resource, as `[path, message]`. */
 export function binaryIssues(data: Uint8Array | string, mimeType: string | undefined): Array<[string, string]> {
   if (mimeType === undefined) return [['mimeType', `is required with data (one of ${allowedMediaTypes.join(', ')})`]];
-  const media = allowedMedia[normalizeMediaType(mimeType)];
+  const media = acceptedMedia(mimeType);
   if (media === undefined) return [['mimeType', `${JSON.stringify(mimeType.slice(0, 100))} is not an accepted media type (one of ${allowedMediaTypes.join(', ')})`]];
   const bytes = resourceBytes(data);
   if (bytes.byteLength > maxResourceBytes) return [['data', `must be at most ${maxResourceBytes} bytes`]];
