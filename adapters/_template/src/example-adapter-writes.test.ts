@@ -47,6 +47,17 @@ describe('writes', () => {
     ]);
   });
 
+  it('maps a rejection code it does not know, one named like a property of every object included, to MEMORY_API_CALL', async () => {
+    const codes = ['unheard_of', 'constructor', '__proto__', 'toString'];
+    testServer.use(
+      http.post(`${api.baseURL}/v1/records`, () =>
+        HttpResponse.json({ results: codes.map((code) => ({ status: 'rejected', error: { code, message: `rejected as ${code}` } })), usage: { latency_ms: 1 } }),
+      ),
+    );
+    const result = await createAdapter().upsertRecords({ bindingKey: 'main', scope, records: codes.map((code) => ({ text: code })) });
+    expect(result.failures).toEqual(codes.map((code, index) => ({ index, code: 'MEMORY_API_CALL', message: `rejected as ${code}`, isRetryable: false })));
+  });
+
   it('turns a failed later batch into failures, because the earlier batch is already written', async () => {
     let posts = 0;
     testServer.use(

@@ -56,7 +56,8 @@ async function createBatch(
       outcome.records.push(toRecordHandle(result.record.id));
       return;
     }
-    const mapped = rejectionCodes[result.error.code] ?? { code: 'MEMORY_API_CALL', isRetryable: false };
+    // Only the table's own keys: a code such as `constructor` from the API must not reach the object's prototype.
+    const mapped = Object.hasOwn(rejectionCodes, result.error.code) ? rejectionCodes[result.error.code]! : { code: 'MEMORY_API_CALL', isRetryable: false };
     outcome.failures.push({ index: firstIndex + position, message: result.error.message, ...mapped });
   });
   return outcome;

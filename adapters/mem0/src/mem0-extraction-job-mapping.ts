@@ -25,7 +25,8 @@ const statuses: Record<string, MemoryExtractionJobStatus> = {
  * does not know proves neither success nor failure, so it reads as `running` (not final).
  */
 export function toJobStatus(status: string): MemoryExtractionJobStatus {
-  return statuses[status] ?? 'running';
+  // Only the table's own keys: a status such as `__proto__` from the API must not reach the object's prototype.
+  return Object.hasOwn(statuses, status) ? (statuses[status] as MemoryExtractionJobStatus) : 'running';
 }
 
 /** The add request an event keeps, when it is an extracting add of this adapter's shape. */
