@@ -17,6 +17,18 @@ export interface CrashReport {
   disagreeing: number;
 }
 
+/** How the crash harness kills. */
+export interface CrashHarnessOptions {
+  /** How many times the writer is killed. */
+  kills: number;
+  /** Kill on, up to this many kills in all, until one lands inside a write. Default `kills`. */
+  maxKills?: number;
+  /** The longest wait after an acknowledgement before the kill. */
+  maxDelayMs: number;
+  /** Picks the moments, in [0, 1). */
+  random: () => number;
+}
+
 /**
  * Kills a writer process with SIGKILL `kills` times, each at a random moment of a stream of
  * multi-file batches (10 records plus a counter merge, `sectionsPerFile` 4, so every batch
@@ -24,11 +36,14 @@ export interface CrashReport {
  * acknowledged record is in the markdown and the index, and that every batch is whole or absent.
  * `random` picks the moments; `maxDelayMs` bounds the wait after an acknowledgement.
  */
-export async function runCrashHarness(root: string, options: { kills: number; maxDelayMs: number; random: () => number }): Promise<CrashReport> {
+export async function runCrashHarness(root: string, options: CrashHarnessOptions): Promise<CrashReport> {
   const report: CrashReport = { kills: 0, killsInsideWrite: 0, acknowledgedBatches: 0, acknowledgedRecords: 0, lost: 0, torn: 0, unreadable: 0, disagreeing: 0 };
   const acked: AckedBatch[] = [];
   let next = 0;
-  for (let kill = 0; kill < options.kills; kill += 1) {
+  // Whether a kill lands inside a write is up to the machine's timing: with `maxKills`, the
+  // harness keeps killing until one does, so the run always holds evidence of a torn write survived.
+  const maxKills = Math.max(options.kills, options.maxKills ?? options.kills);
+  for (let kill = 0; kill < options.kills || (report.killsInsideWrite === 0 && kill < maxKills); kill += 1) {
     const writer = startWriter(root, 'k', { first: next, count: 0, sectionsPerFile: 4, lockTimeoutMs: 10_000 });
     await writer.ready;
     const afterAcks = Math.floor(options.random() * 3) + 1;

@@ -296,7 +296,8 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     expect(await column('Scope agent').allTextContents()).toContain('—');
     // A source names its kind once: `run run-3`, not `run · run run-3`.
     await page.goto(acme('operations?actor=planner&operation=record_upsert'));
-    await column('Source').first().waitFor();
+    // Waits for the upserts themselves: rows of an earlier answer may still be on the page.
+    await page.waitForFunction(() => [...document.querySelectorAll('tbody tr')].some((row) => row.textContent?.includes('run run-3')));
     const sources = await column('Source').allTextContents();
     expect(sources).toEqual(expect.arrayContaining(['run run-3', 'issue ISS-9', 'issue ISS-7 · comment c-42']));
     for (const source of sources) expect(source).not.toMatch(/^(run|issue|activity|issue_comment|issue_document) · /);
