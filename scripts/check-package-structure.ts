@@ -1,7 +1,8 @@
 /**
  * `npm run check-structure`: checks the repository's packages (see `structure/check-structure.ts`):
  * the standard skeleton, fitness to publish, a README section for each entry point, no package
- * cycle, and no adapter among `@memplane/service`'s dependencies. Exits 1 and names every problem.
+ * cycle, no adapter among `@memplane/service`'s dependencies, and no ranking code under the
+ * contract or a hosted adapter. Exits 1 and names every problem.
  */
 import { join } from 'node:path';
 import { checkRepositoryStructure } from './structure/check-structure';

@@ -1,5 +1,4 @@
 import { defineConfig } from 'tsup';
 import { libraryPreset } from '../../internal/tsconfig/tsup-preset';
 
-// `rules` is the taxonomy, PII and query-analysis subpath shared by the markdown adapter and the engine.
-export default defineConfig(libraryPreset(process.cwd(), { entry: { index: 'src/index.ts', rules: 'src/rules/index.ts' } }));
+export default defineConfig(libraryPreset(process.cwd(), { entry: { index: 'src/index.ts' } }));

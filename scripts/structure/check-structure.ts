@@ -1,5 +1,6 @@
 import { packageCycleProblems, packageEdges } from './package-cycles';
 import { rootLicense, skeletonProblems } from './package-skeleton';
+import { rankingFreeProblems } from './ranking-free-packages';
 import { readmeEntryPointProblems } from './readme-entry-points';
 import { serviceAdapterDependencyProblems } from './service-adapter-dependencies';
 import { isLibraryFolder, readWorkspacePackages } from './workspace';
@@ -16,7 +17,8 @@ export interface StructureReport {
  * Checks the repository at `root`: every library package has the standard skeleton and, when
  * public, is fit to publish and has a README section for each entry point; no package cycle
  * among the workspace packages (dependency fields and dynamic imports in `src/`); and
- * `@memplane/service` depends on no adapter.
+ * `@memplane/service` depends on no adapter; and neither the contract nor a hosted adapter reaches the
+ * ranking code of `@memplane/rules`.
  */
 export function checkRepositoryStructure(root: string): StructureReport {
   const workspace = readWorkspacePackages(root);
@@ -29,5 +31,6 @@ export function checkRepositoryStructure(root: string): StructureReport {
   }
   problems.push(...packageCycleProblems(packageEdges(root, workspace)));
   problems.push(...serviceAdapterDependencyProblems(workspace));
+  problems.push(...rankingFreeProblems(workspace));
   return { packages: libraries.length, problems };
 }

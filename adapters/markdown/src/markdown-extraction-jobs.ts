@@ -16,7 +16,7 @@ import { createId } from './markdown-ids';
 import { encodePathSegment, statePath } from './markdown-paths';
 import { writeRecords } from './markdown-record-writer';
 import type { MarkdownRepository } from './markdown-repository';
-import { meetsKindThreshold } from './markdown-taxonomy';
+import { meetsKindThreshold } from '@memplane/rules';
 import type { MarkdownVectorSearch } from './markdown-vector-search';
 
 /** A job as its JSON file under `.memplane/jobs/<company>/` holds it. */

@@ -1,5 +1,5 @@
 import type { MemoryScope, MemorySourceRef, MemoryUsage } from '@memplane/core';
-import type { MemoryKind } from './markdown-taxonomy';
+import type { MemoryKind } from '@memplane/rules';
 
 /** One memory item an extractor found in captured residue. */
 export interface ExtractedItem {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ExtractedItem, MemoryExtractor } from './markdown-extractor';
 import { postOpenAICompatible, type OpenAICompatibleConnection } from './markdown-openai-http';
 import { markdownAdapterKey } from './markdown-snippet';
-import { kindConfidenceThresholds, memoryKinds } from './markdown-taxonomy';
+import { kindConfidenceThresholds, memoryKinds } from '@memplane/rules';
 
 /** Settings of {@link createOpenAICompatibleExtractor}. */
 export interface OpenAICompatibleExtractorSettings extends OpenAICompatibleConnection {

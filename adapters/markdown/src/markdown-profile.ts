@@ -1,5 +1,5 @@
 import type { MemoryRecordSection } from './markdown-section';
-import type { MemoryKind } from './markdown-taxonomy';
+import type { MemoryKind } from '@memplane/rules';
 
 const profileKinds: ReadonlyArray<{ kind: MemoryKind; title: string }> = [
   { kind: 'profile', title: 'Profile' },

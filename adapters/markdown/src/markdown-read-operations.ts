@@ -10,7 +10,7 @@ import {
   type MemoryUsage,
 } from '@memplane/core';
 import { localUsage, takeWarnings, type MarkdownContext } from './markdown-context';
-import { queryTerms } from './markdown-query-terms';
+import { queryTerms } from '@memplane/rules';
 import { listSections, searchLexical } from './markdown-search';
 import type { MemoryRecordSection } from './markdown-section';
 import { markdownAdapterKey, toSnippet } from './markdown-snippet';

@@ -1,9 +1,7 @@
 import type { MemoryScope, MemorySourceRef } from '@memplane/core';
+import { classifySentence, initialStatus, isMemoryKind, meetsKindThreshold, type MemoryKind, piiRiskOf } from '@memplane/rules';
 import { createId } from './markdown-ids';
-import { piiRiskOf } from './markdown-pii';
-import { classifySentence } from './markdown-rule-extractor';
 import type { MemoryEvidence, MemoryRecordSection } from './markdown-section';
-import { initialStatus, isMemoryKind, meetsKindThreshold, type MemoryKind } from './markdown-taxonomy';
 
 /** What a new record is made from. */
 export interface NewRecord {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRuleBasedExtractor, splitSentences } from './markdown-rule-extractor';
+import { splitSentences } from '@memplane/rules';
+import { createRuleBasedExtractor } from './markdown-rule-extractor';
 
 const extractor = createRuleBasedExtractor();
 const scope = { companyId: 'acme' };

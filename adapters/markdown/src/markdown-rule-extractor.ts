@@ -1,8 +1,5 @@
 import type { ExtractedItem, ExtractionInput, ExtractionOutput, MemoryExtractor } from './markdown-extractor';
-import { classifySentence, isAssistantRole, isSmallTalk, meetsKindThreshold, noteFallback as fallback, speakerPrefix, splitSentences, type AssistantTurns } from '@memplane/core/rules';
-
-// The classifier lives in @memplane/core/rules, shared with @memplane/engine.
-export { classifySentence, extractionRules, isSmallTalk, splitSentences } from '@memplane/core/rules';
+import { classifySentence, isAssistantRole, isSmallTalk, meetsKindThreshold, noteFallback as fallback, speakerPrefix, splitSentences, type AssistantTurns } from '@memplane/rules';
 
 /** Options of {@link createRuleBasedExtractor}. */
 export interface RuleBasedExtractorOptions {

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { memoryScopeFields, scopeMatches, type MemoryScope } from '@memplane/core';
 import { companyRowids } from './markdown-company-rowids';
 import { matchesMetadataFilter } from './markdown-metadata-filter';
-import { orExpression, queryTerms } from './markdown-query-terms';
+import { orExpression, queryTerms } from '@memplane/rules';
 import { scopeCondition } from './markdown-scope-tokens';
 import type { MemoryRecordSection } from './markdown-section';
 

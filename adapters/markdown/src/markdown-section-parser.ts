@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { memoryScopeSchema, memorySourceRefSchema, normalizeScope, type MemoryScope } from '@memplane/core';
 import { z } from 'zod';
-import { piiRiskOf } from './markdown-pii';
+import { initialStatus, isMemoryKind, type MemoryItemStatus, memoryItemStatuses, type PiiRisk, piiRiskOf } from '@memplane/rules';
 import {
   sectionHeadingPattern,
   sectionIdPattern,
@@ -10,7 +10,6 @@ import {
   type MemoryRecordSection,
   type ResourceSection,
 } from './markdown-section';
-import { initialStatus, isMemoryKind, memoryItemStatuses, type MemoryItemStatus, type PiiRisk } from './markdown-taxonomy';
 
 /** A problem found while reading a file; the section it is in is skipped or repaired. */
 export interface ParseProblem {

@@ -1,5 +1,5 @@
 import type { MemoryScope, MemorySourceRef } from '@memplane/core';
-import type { MemoryItemStatus, MemoryKind, PiiRisk } from './markdown-taxonomy';
+import type { MemoryItemStatus, MemoryKind, PiiRisk } from '@memplane/rules';
 
 /** Where an extracted item came from: the captured resource, and the passage that supports it. */
 export interface MemoryEvidence {

@@ -1,5 +1,5 @@
 import { MemoryConfigurationError, MemoryValidationError, parseInput } from '@memplane/core';
-import { assistantTurnsSchema, type AssistantTurns } from '@memplane/core/rules';
+import { assistantTurnsSchema, type AssistantTurns } from '@memplane/rules';
 import { z } from 'zod';
 import type { MarkdownStoreEvent } from './markdown-events';
 import type { MarkdownProgress } from './markdown-repository';

@@ -1,7 +1,7 @@
 import { normalizeScope, scopeMatches, type MemoryScope, type MemoryUsage } from '@memplane/core';
 import type { MarkdownEmbedder } from './markdown-embedder';
 import { EmbeddingCache } from './markdown-embedding-cache';
-import { fuseByReciprocalRank, fuseByWeight, type RankedEntry } from './markdown-fusion';
+import { fuseByReciprocalRank, fuseByWeight, type RankedEntry } from '@memplane/rules';
 import { matchesMetadataFilter } from './markdown-metadata-filter';
 import { statePath } from './markdown-paths';
 import type { MarkdownRepository } from './markdown-repository';

@@ -11,7 +11,7 @@ import {
   type MemoryRecordWriteResult,
   type MemoryUsage,
 } from '@memplane/core';
-import { conversationTurnsOf, type ConversationTurn } from '@memplane/core/rules';
+import { type ConversationTurn, conversationTurnsOf, meetsKindThreshold, piiRiskOf } from '@memplane/rules';
 import { localUsage, takeWarnings, type MarkdownContext } from './markdown-context';
 import { eraseRecords, truncateWriteAheadLog, unfinishedForgetError } from './markdown-forget';
 import { createId } from './markdown-ids';
@@ -19,9 +19,7 @@ import type { NewRecord } from './markdown-record-builder';
 import { writeRecords } from './markdown-record-writer';
 import { contentHashOf } from './markdown-section-parser';
 import type { MemoryRecordSection, ResourceSection } from './markdown-section';
-import { piiRiskOf } from './markdown-pii';
 import { markdownAdapterKey } from './markdown-snippet';
-import { meetsKindThreshold } from './markdown-taxonomy';
 
 type WriteOperations = Pick<MemoryAdapter, 'upsertRecords' | 'capture' | 'correct' | 'forget'>;
 

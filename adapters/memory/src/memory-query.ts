@@ -6,7 +6,7 @@ import type {
   MemoryScope,
   MemoryUsage,
 } from '@memplane/core';
-import { distinctTerms, rankByBm25 } from './memory-lexical-scoring';
+import { distinctTerms, rankByBm25 } from '@memplane/rules';
 import { matchesMetadataFilter } from './memory-metadata-filter';
 import type { WithUsageDetails } from './memory-operation-runner';
 import type { MemoryAdapterContext } from './memory-settings';

@@ -9,7 +9,7 @@ import {
   type MemorySourceRef,
 } from '@memplane/core';
 import { definedFields } from './memory-defined-fields';
-import { tokenize } from './memory-lexical-scoring';
+import { tokenize } from '@memplane/rules';
 import type { MemoryRecordVersion, MemoryStore, MemoryStoreRecord } from './memory-store';
 
 /*

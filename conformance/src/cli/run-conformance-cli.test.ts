@@ -23,7 +23,7 @@ const throwingFactoryFixture = here('../__fixtures__/modules/throwing-factory.ts
 // and jiti (which loads the module) reads JITI_ALIAS.
 const workspaceSourcesTsconfig = here('../__fixtures__/tsconfig.workspace-sources.json');
 const coreSources = here('../../../packages/core/src/index.ts');
-const coreRulesSources = here('../../../packages/core/src/rules/index.ts');
+const rulesSources = here('../../../packages/rules/src/index.ts');
 
 function captureIo(options: { stdoutTty?: boolean; stderrTty?: boolean; commandName?: string; env?: Record<string, string> } = {}) {
   const out: string[] = [];
@@ -43,7 +43,7 @@ function captureIo(options: { stdoutTty?: boolean; stderrTty?: boolean; commandN
 function spawnCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
   return new Promise((resolve) => {
-    const env = { ...process.env, JITI_ALIAS: JSON.stringify({ '@memplane/core/rules': coreRulesSources, '@memplane/core': coreSources }) };
+    const env = { ...process.env, JITI_ALIAS: JSON.stringify({ '@memplane/rules': rulesSources, '@memplane/core': coreSources }) };
     const argv = [tsxCli, '--tsconfig', workspaceSourcesTsconfig, cliSource, ...args];
     execFile(process.execPath, argv, { cwd: packageRoot, env, timeout: 120_000 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;

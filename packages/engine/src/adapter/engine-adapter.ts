@@ -8,7 +8,7 @@ import {
   type MemoryScope,
   type MemorySnippet,
 } from '@memplane/core';
-import { conversationTurnsOf, isMemoryKind } from '@memplane/core/rules';
+import { conversationTurnsOf, isMemoryKind } from '@memplane/rules';
 import type { JsonValue } from '@memplane/core';
 import { createMemoryEngine } from '../engine/create-memory-engine';
 import type { MemoryEngineSettings } from '../engine/engine-settings';

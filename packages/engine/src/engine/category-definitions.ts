@@ -1,5 +1,5 @@
 import { MemoryConfigurationError } from '@memplane/core';
-import { memoryKinds, tokenize } from '@memplane/core/rules';
+import { memoryKinds, tokenize } from '@memplane/rules';
 import { z } from 'zod';
 import { canonicalHash } from '../support/canonical-hash';
 import { taxonomyRulesVersion } from '../taxonomy/item-governance';

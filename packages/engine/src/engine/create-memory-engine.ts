@@ -1,5 +1,5 @@
 import { isWellFormedText, MemoryConfigurationError, MemoryValidationError } from '@memplane/core';
-import { assistantTurnsSchema } from '@memplane/core/rules';
+import { assistantTurnsSchema } from '@memplane/rules';
 import { z } from 'zod';
 import { parseMemorizeInput, type MemorizeInput } from '../flows/memorize-input';
 import type { MemorizeResult } from '../flows/memorize-persist';

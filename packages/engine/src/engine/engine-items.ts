@@ -1,5 +1,5 @@
 import { isWellFormedText, jsonValueSchema, MemoryValidationError } from '@memplane/core';
-import { memoryKinds } from '@memplane/core/rules';
+import { memoryKinds } from '@memplane/rules';
 import { z } from 'zod';
 import { buildItem, embeddingText } from '../flows/item-builder';
 import { describeModel } from '../profiles/llm-profiles';

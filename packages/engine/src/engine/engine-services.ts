@@ -1,4 +1,4 @@
-import type { AssistantTurns } from '@memplane/core/rules';
+import type { AssistantTurns } from '@memplane/rules';
 import type { ResolvedLlmProfile } from '../profiles/llm-profiles';
 import type { ScopeModel } from '../scope/scope-model';
 import type { ScopePolicy } from '../scope/scope-policy';

@@ -1,4 +1,4 @@
-import type { AssistantTurns } from '@memplane/core/rules';
+import type { AssistantTurns } from '@memplane/rules';
 import type { z } from 'zod';
 import type { PipelineStep, StepRole } from '../pipeline/pipeline-step';
 import type { LlmProfile } from '../profiles/llm-profiles';

@@ -1,5 +1,5 @@
 import { isWellFormedText, MemoryError } from '@memplane/core';
-import { piiRiskOf } from '@memplane/core/rules';
+import { piiRiskOf } from '@memplane/rules';
 import { z } from 'zod';
 import { anchorSummary } from '../engine/category-refresh';
 import type { EngineServices } from '../engine/engine-services';

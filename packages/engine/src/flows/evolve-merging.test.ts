@@ -1,4 +1,4 @@
-import { tokenize } from '@memplane/core/rules';
+import { tokenize } from '@memplane/rules';
 import { describe, expect, it } from 'vitest';
 import type { ItemRow } from '../store/engine-store-rows';
 import { findMergeGroups } from './evolve-merging';

@@ -1,4 +1,4 @@
-import { classifySentence, isAssistantRole, isSmallTalk, memoryKinds, noteFallback, speakerPrefix, splitSentences, type AssistantTurns } from '@memplane/core/rules';
+import { classifySentence, isAssistantRole, isSmallTalk, memoryKinds, noteFallback, speakerPrefix, splitSentences, type AssistantTurns } from '@memplane/rules';
 import { z } from 'zod';
 import { generateStructured, type CallUsage } from '../profiles/model-calls';
 import type { ResolvedLlmProfile } from '../profiles/llm-profiles';
@@ -21,7 +21,7 @@ export interface RuleExtractionOptions {
 
 /**
  * The zero-config extractor: each sentence of each segment becomes a candidate of the kind its cue
- * names (the shared classifier of `@memplane/core/rules`), with its exact character span as
+ * names (the shared classifier of `@memplane/rules`), with its exact character span as
  * evidence. Candidates below their kind's threshold are dropped, small talk among them; segments
  * of an assistant (role `assistant`, `ai` or `model`) are skipped unless `assistantTurns` is
  * `keep`. A resource with text but no sentence long enough is kept as one note, unless that text

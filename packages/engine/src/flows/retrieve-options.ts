@@ -1,5 +1,5 @@
 import { jsonValueSchema, MemoryValidationError, type JsonValue } from '@memplane/core';
-import { memoryKinds } from '@memplane/core/rules';
+import { memoryKinds } from '@memplane/rules';
 import { z } from 'zod';
 import type { ScopePolicy } from '../scope/scope-policy';
 import { ScopePolicyError } from '../scope/scope-policy-error';

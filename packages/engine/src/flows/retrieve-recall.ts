@@ -1,5 +1,5 @@
 import { MemoryError } from '@memplane/core';
-import { distinctTerms, englishStopwords, fuseByReciprocalRank, reciprocalRankConstant } from '@memplane/core/rules';
+import { distinctTerms, englishStopwords, fuseByReciprocalRank, reciprocalRankConstant } from '@memplane/rules';
 import { z } from 'zod';
 import type { EngineServices } from '../engine/engine-services';
 import type { PipelineStep } from '../pipeline/pipeline-step';

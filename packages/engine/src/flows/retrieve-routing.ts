@@ -1,4 +1,4 @@
-import { tokenize } from '@memplane/core/rules';
+import { tokenize } from '@memplane/rules';
 import { z } from 'zod';
 import { categoryTerms } from '../engine/category-definitions';
 import type { EngineServices } from '../engine/engine-services';

@@ -1,5 +1,5 @@
 import type { JsonValue } from '@memplane/core';
-import type { MemoryKind } from '@memplane/core/rules';
+import type { MemoryKind } from '@memplane/rules';
 
 /**
  * A full scope: one string value for every field of the engine's scope schema, in schema order.
@@ -111,7 +111,7 @@ export interface ItemRow {
   /** The caller's provenance reference (such as the contract's `MemorySourceRef`), kept and returned as given. */
   readonly origin?: JsonValue | undefined;
   /**
-   * The analysed tokens of text and summary (`tokenize` of `@memplane/core/rules`: NFKC, lowercase,
+   * The analysed tokens of text and summary (`tokenize` of `@memplane/rules`: NFKC, lowercase,
    * stopwords out, Porter2 stems), repeats kept for term frequency. Computed by the engine, so every
    * backend matches and scores exactly the same terms; backends index them (GIN, FTS5, a map).
    */

@@ -86,7 +86,7 @@ export interface ItemKeyset {
 /** A lexical candidate search (§6.1, fused with vector search by the engine). */
 export interface LexicalSearchRequest {
   readonly range: ScopeRange;
-  /** Analysed query terms (`tokenize` of `@memplane/core/rules`), distinct. Matched against `lexicalTokens`. */
+  /** Analysed query terms (`tokenize` of `@memplane/rules`), distinct. Matched against `lexicalTokens`. */
   readonly terms: readonly string[];
   readonly filter: ItemFilter;
   /** Already capped by the engine's candidate policy. */
@@ -97,7 +97,7 @@ export interface LexicalSearchRequest {
 export interface LexicalHit {
   readonly item: ItemRow;
   /**
-   * BM25 of the query terms over `lexicalTokens` (`rankByBm25` of `@memplane/core/rules` gives the
+   * BM25 of the query terms over `lexicalTokens` (`rankByBm25` of `@memplane/rules` gives the
    * reference). The engine fuses by rank, so only the order matters across backends.
    */
   readonly score: number;
@@ -106,7 +106,7 @@ export interface LexicalHit {
 /** What {@link EngineStoreSession.lexicalPostings} reads: the query terms over the items of a range that pass a filter. */
 export interface LexicalPostingsRequest {
   readonly range: ScopeRange;
-  /** Analysed query terms (`tokenize` of `@memplane/core/rules`), distinct. */
+  /** Analysed query terms (`tokenize` of `@memplane/rules`), distinct. */
   readonly terms: readonly string[];
   readonly filter: ItemFilter;
   /**

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rankByBm25 } from '@memplane/core/rules';
+import { rankByBm25 } from '@memplane/rules';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rankWithWindows } from '../flows/context-windows';

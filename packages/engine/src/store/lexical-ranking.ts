@@ -7,7 +7,7 @@ export interface WindowShape {
   readonly weight: number;
 }
 
-// The constants and the expressions below are `rankByBm25`'s of `@memplane/core/rules`, written in
+// The constants and the expressions below are `rankByBm25`'s of `@memplane/rules`, written in
 // the same order, so the scores are the same doubles as the reference scan's, not just close.
 const k1 = 1.2;
 const b = 0.75;

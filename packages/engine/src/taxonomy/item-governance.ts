@@ -1,5 +1,5 @@
 import type { JsonValue } from '@memplane/core';
-import { initialStatus, meetsKindThreshold, piiRiskOf, tokenize } from '@memplane/core/rules';
+import { initialStatus, meetsKindThreshold, piiRiskOf, tokenize } from '@memplane/rules';
 import { sha256Hex } from '../support/canonical-hash';
 import type { ItemKind, ItemRow, ItemStatus, PiiRisk } from '../store/engine-store-rows';
 

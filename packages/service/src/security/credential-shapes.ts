@@ -1,4 +1,4 @@
-import { findCredential } from '@memplane/core/rules';
+import { findCredential } from '@memplane/rules';
 
 /*
  * What a credential looks like inside a binding config, so one written in plain text is refused.

@@ -1,4 +1,4 @@
-import { tokenize } from '@memplane/core/rules';
+import { tokenize } from '@memplane/rules';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import type { EngineStore } from '../engine-store';
 import { nextId, scopeOf, testItem, testMeta, testResource } from '../sql/test-support/store-fixtures';

@@ -10,7 +10,7 @@ import { chunks, type SqlStoreContext } from './sql-store-context';
  * The lexical index of the SQL stores: a table of (scope, term, item, term frequency) rows written
  * beside each item from the tokens the engine analysed, with the scope columns leading its key, so
  * a search walks one scope prefix of the index. Scoring is the BM25 of `rankByBm25` in
- * `@memplane/core/rules` (k1 1.2, b 0.75, the corpus being the items of the range that pass the
+ * `@memplane/rules` (k1 1.2, b 0.75, the corpus being the items of the range that pass the
  * filter), in plain SQL on both dialects, so SQLite, Postgres and the in-memory store rank alike.
  */
 

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { tokenize } from '@memplane/core/rules';
+import { tokenize } from '@memplane/rules';
 import { describe, expect, it } from 'vitest';
 import { scopeOf, testItem, testMeta } from '../sql/test-support/store-fixtures';
 import { createSqliteEngineStore } from './sqlite-engine-store';

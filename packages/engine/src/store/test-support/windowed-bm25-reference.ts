@@ -1,4 +1,4 @@
-import { rankByBm25 } from '@memplane/core/rules';
+import { rankByBm25 } from '@memplane/rules';
 import type { WindowShape } from '../lexical-ranking';
 import type { ItemRow } from '../engine-store-rows';
 import { compareByKeyset, scopeKey } from '../row-filters';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { tokenize } from '@memplane/core/rules';
+import { tokenize } from '@memplane/rules';
 import { expect, it } from 'vitest';
 import type { EngineStore } from '../../engine-store';
 import { scopeOf, testItem, testMeta } from './store-fixtures';

@@ -1,5 +1,5 @@
 import { MemoryError, type JsonValue } from '@memplane/core';
-import { rankByBm25, tokenize } from '@memplane/core/rules';
+import { rankByBm25, tokenize } from '@memplane/rules';
 import { describe, expect, it } from 'vitest';
 import type { EngineStore } from '../../engine-store';
 import { nextId, scopeOf, testItem, testMeta, testResource } from './store-fixtures';

@@ -1,4 +1,4 @@
-import { tokenize } from '@memplane/core/rules';
+import { tokenize } from '@memplane/rules';
 import type { ItemRow, ResourceRow, ScopeValues, ServiceMetaRow, SegmentRow } from '../../engine-store-rows';
 
 /** The scope fields the store tests use: a boundary field then two narrower ones. */

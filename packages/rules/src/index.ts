@@ -2,8 +2,8 @@
  * The memory rules every memplane engine shares: the taxonomy (11 kinds, thresholds, status
  * workflow), PII detection, the deterministic sentence classifier and its small-talk detector,
  * the roles of conversation turns, query analysis and rank fusion.
- * Published as `@memplane/core/rules` so `@memplane/markdown` and `@memplane/engine` apply the
- * same rules from one place.
+ * Published as `@memplane/rules`, apart from the contract, so the local backends apply the same
+ * rules from one place and a hosted adapter installs none of them.
  */
 export { englishStopwords } from './english-stopwords';
 export {

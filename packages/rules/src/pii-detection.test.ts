@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectPii } from './markdown-pii';
-import { initialStatus, meetsKindThreshold } from './markdown-taxonomy';
+import { detectPii } from './pii-detection';
+import { initialStatus, meetsKindThreshold } from './memory-taxonomy';
 
 describe('PII detection', () => {
   it.each([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifySentence, extractionRules, isSmallTalk } from './markdown-rule-extractor';
+import { classifySentence, extractionRules } from './sentence-classifier';
+import { isSmallTalk } from './small-talk';
 
 /** The classification without the cue-word shortcut: small talk, else the first rule whose pattern matches. */
 function classifyByEveryRule(sentence: string): { kind: string; confidence: number } {

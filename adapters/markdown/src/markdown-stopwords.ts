@@ -1,2 +1,0 @@
-// The stopwords live in @memplane/core/rules, shared with @memplane/engine.
-export { englishStopwords } from '@memplane/core/rules';
