@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { MemoryError } from '@memplane/core';
 import { createMarkdownAdapter, type MarkdownAdapter } from '../markdown-adapter';
 import { batchTexts, counterText, harnessScope } from './markdown-harness-corpus';
@@ -12,6 +14,25 @@ const first = Number(firstText);
 const count = Number(countText);
 let retries = 0;
 let untyped = 0;
+let acknowledged = 0;
+
+// With MEMPLANE_HARNESS_PAUSE_AFTER_ACKS=n, the writer stops inside the batch after its n-th
+// acknowledgement, just before a staged markdown file is renamed into place (the batch journal is
+// written and other files are staged), says "inside-write" on stdout and blocks on stdin, which the
+// parent never writes: the parent's SIGKILL then lands inside a write whatever the machine's timing.
+const pauseAfterAcks = process.env.MEMPLANE_HARNESS_PAUSE_AFTER_ACKS;
+if (pauseAfterAcks !== undefined) {
+  const rename = fs.renameSync;
+  fs.renameSync = (from, to) => {
+    if (acknowledged >= Number(pauseAfterAcks) && String(to).endsWith('.md')) {
+      fs.writeSync(1, 'inside-write\n');
+      fs.readSync(0, Buffer.alloc(1));
+    }
+    rename(from, to);
+  };
+  // The adapter imports renameSync by name: this carries the change to those bindings.
+  syncBuiltinESMExports();
+}
 
 function send(message: unknown): Promise<void> {
   return new Promise((resolve) => process.send?.(message, () => resolve()));
@@ -41,6 +62,7 @@ process.on('message', async (message) => {
     const texts = batchTexts(writer, batch);
     const records = [...texts.map((text) => ({ text })), { text: counterText(writer), metadata: { batch } }];
     const result = await withRetry(() => adapter.upsertRecords({ bindingKey: 'harness', scope: harnessScope, records }));
+    acknowledged += 1;
     await send({ type: 'ack', batch, ids: result.records?.slice(0, texts.length).map((handle) => handle.providerRecordId), retries, untyped });
   }
   adapter.close();

@@ -21,8 +21,12 @@ export interface CrashReport {
 export interface CrashHarnessOptions {
   /** How many times the writer is killed. */
   kills: number;
-  /** Kill on, up to this many kills in all, until one lands inside a write. Default `kills`. */
-  maxKills?: number;
+  /**
+   * Every this-many-th kill (the first, then every n-th after it) waits for the writer to stop
+   * inside a batch before killing it, so the run holds kills inside a write whatever the machine's
+   * timing; the others fall at random moments. Default: none.
+   */
+  insideWriteEvery?: number;
   /** The longest wait after an acknowledgement before the kill. */
   maxDelayMs: number;
   /** Picks the moments, in [0, 1). */
@@ -34,24 +38,27 @@ export interface CrashHarnessOptions {
  * multi-file batches (10 records plus a counter merge, `sectionsPerFile` 4, so every batch
  * rewrites one file and appends to two or three), then reopens the root and checks that every
  * acknowledged record is in the markdown and the index, and that every batch is whole or absent.
- * `random` picks the moments; `maxDelayMs` bounds the wait after an acknowledgement.
+ * `random` picks the moments; `maxDelayMs` bounds the wait after an acknowledgement; with
+ * `insideWriteEvery`, some kills wait for the writer to stop inside a batch instead.
  */
 export async function runCrashHarness(root: string, options: CrashHarnessOptions): Promise<CrashReport> {
   const report: CrashReport = { kills: 0, killsInsideWrite: 0, acknowledgedBatches: 0, acknowledgedRecords: 0, lost: 0, torn: 0, unreadable: 0, disagreeing: 0 };
   const acked: AckedBatch[] = [];
   let next = 0;
-  // Whether a kill lands inside a write is up to the machine's timing: with `maxKills`, the
-  // harness keeps killing until one does, so the run always holds evidence of a torn write survived.
-  const maxKills = Math.max(options.kills, options.maxKills ?? options.kills);
-  for (let kill = 0; kill < options.kills || (report.killsInsideWrite === 0 && kill < maxKills); kill += 1) {
-    const writer = startWriter(root, 'k', { first: next, count: 0, sectionsPerFile: 4, lockTimeoutMs: 10_000 });
-    await writer.ready;
+  for (let kill = 0; kill < options.kills; kill += 1) {
     const afterAcks = Math.floor(options.random() * 3) + 1;
     const delayMs = options.random() * options.maxDelayMs;
-    // The moment of the crash is the fault injected: a random time after a random acknowledgement.
-    writer.onAck((count) => {
-      if (count === afterAcks) setTimeout(() => writer.kill(), delayMs);
-    });
+    const paused = options.insideWriteEvery !== undefined && kill % options.insideWriteEvery === 0;
+    const writer = startWriter(root, 'k', { first: next, count: 0, sectionsPerFile: 4, lockTimeoutMs: 10_000, ...(paused ? { pauseAfterAcks: afterAcks } : {}) });
+    await writer.ready;
+    // The moment of the crash is the fault injected: a random time after a random acknowledgement,
+    // or the writer's stop inside the batch that follows it.
+    if (paused) void writer.insideWrite.then(() => writer.kill());
+    else {
+      writer.onAck((count) => {
+        if (count === afterAcks) setTimeout(() => writer.kill(), delayMs);
+      });
+    }
     writer.start();
     const exit = await writer.exited;
     if (exit.signal !== 'SIGKILL') throw new Error(`the writer ended by itself (${exit.code}): ${exit.stderr}`);

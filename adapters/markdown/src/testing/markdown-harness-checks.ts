@@ -25,16 +25,24 @@ export interface WriterProcess {
   untyped: number;
   ready: Promise<void>;
   opening: Promise<void>;
+  /** Settles when the writer stopped inside a batch (only with `pauseAfterAcks`). */
+  insideWrite: Promise<void>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
   start(): void;
   kill(): void;
   onAck(listener: (count: number) => void): void;
 }
 
-/** Forks a writer process (see markdown-batch-writer-process.ts); `count` 0 writes until killed. */
-export function startWriter(root: string, name: string, options: { first: number; count: number; sectionsPerFile: number; lockTimeoutMs: number }): WriterProcess {
+/**
+ * Forks a writer process (see markdown-batch-writer-process.ts); `count` 0 writes until killed.
+ * With `pauseAfterAcks`, the writer stops inside the batch after that many acknowledgements and
+ * waits to be killed.
+ */
+export function startWriter(root: string, name: string, options: { first: number; count: number; sectionsPerFile: number; lockTimeoutMs: number; pauseAfterAcks?: number }): WriterProcess {
   const args = [root, name, String(options.first), String(options.count), String(options.sectionsPerFile), String(options.lockTimeoutMs)];
-  const child = fork(writerScript, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const env = options.pauseAfterAcks === undefined ? process.env : { ...process.env, MEMPLANE_HARNESS_PAUSE_AFTER_ACKS: String(options.pauseAfterAcks) };
+  // stdin stays an open pipe nobody writes: a paused writer blocks reading it until it is killed.
+  const child = fork(writerScript, args, { env, execArgv: ['--import', 'tsx'], stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const listeners: Array<(count: number) => void> = [];
@@ -45,6 +53,7 @@ export function startWriter(root: string, name: string, options: { first: number
     untyped: 0,
     ready: new Promise((resolve) => child.on('message', (message: { type: string }) => message.type === 'ready' && resolve())),
     opening: new Promise((resolve) => child.on('message', (message: { type: string }) => message.type === 'opening' && resolve())),
+    insideWrite: new Promise((resolve) => child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('inside-write') && resolve())),
     exited: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stderr }))),
     start: () => child.send('start'),
     kill: () => child.kill('SIGKILL'),

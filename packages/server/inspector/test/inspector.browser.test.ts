@@ -296,10 +296,20 @@ describe.skipIf(!chromiumAvailable)(title, { timeout: 90_000 }, () => {
     expect(await column('Scope agent').allTextContents()).toContain('—');
     // A source names its kind once: `run run-3`, not `run · run run-3`.
     await page.goto(acme('operations?actor=planner&operation=record_upsert'));
-    // Waits for the upserts themselves: rows of an earlier answer may still be on the page.
-    await page.waitForFunction(() => [...document.querySelectorAll('tbody tr')].some((row) => row.textContent?.includes('run run-3')));
-    const sources = await column('Source').allTextContents();
-    expect(sources).toEqual(expect.arrayContaining(['run run-3', 'issue ISS-9', 'issue ISS-7 · comment c-42']));
+    // The route changes by its hash, so rows of an earlier answer may still be on the page, and
+    // a re-render may replace them between two reads: the Source cells are read in the same
+    // evaluation that finds the upserts' three sources on the page.
+    const sourceColumn = headers.indexOf('Source') + 1;
+    const expectedSources = ['run run-3', 'issue ISS-9', 'issue ISS-7 · comment c-42'];
+    const shown = await page.waitForFunction(
+      ({ nth, expected }) => {
+        const cells = [...document.querySelectorAll(`tbody tr td:nth-child(${nth})`)].map((cell) => cell.textContent ?? '');
+        return expected.every((source) => cells.includes(source)) ? cells : undefined;
+      },
+      { nth: sourceColumn, expected: expectedSources },
+    );
+    const sources = (await shown.jsonValue()) as string[];
+    expect(sources).toEqual(expect.arrayContaining(expectedSources));
     for (const source of sources) expect(source).not.toMatch(/^(run|issue|activity|issue_comment|issue_document) · /);
     // The builder's capture shows the builder as the actor.
     await page.goto(acme('operations?actor=builder'));
