@@ -8,6 +8,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  * More specific specifiers come first: the first matching alias wins.
  */
 export const workspaceSourceAliases: Record<string, string> = {
+  '@memplane/rules/sqlite': `${root}packages/rules/src/sqlite/index.ts`,
   '@memplane/rules': `${root}packages/rules/src/index.ts`,
   '@memplane/core': `${root}packages/core/src/index.ts`,
   '@memplane/test-server/with-vitest': `${root}packages/test-server/src/with-vitest.ts`,

@@ -67,8 +67,9 @@ async function main(): Promise<void> {
   const rank = (name: string) => order.findIndex((known) => name === known || name.startsWith(`${known}-`));
   const stored = readdirSync(resultsDirectory)
     .filter((file) => file.endsWith('.json'))
-    .map((file) => JSON.parse(readFileSync(join(resultsDirectory, file), 'utf8')) as StoredResult)
-    .filter((result) => rank(result.name) !== -1)
+    .map((file) => JSON.parse(readFileSync(join(resultsDirectory, file), 'utf8')) as Partial<StoredResult>)
+    // Other JSON lives there too (bench:compare's revision-comparison.json has no name): only results are rendered.
+    .filter((result): result is StoredResult => typeof result.name === 'string' && rank(result.name) !== -1)
     .sort((left, right) => rank(left.name) - rank(right.name) || left.name.localeCompare(right.name));
   const notes = existsSync(benchmarksFile) ? handWrittenNotes(readFileSync(benchmarksFile, 'utf8')) : new Map<string, string[]>();
   writeFileSync(benchmarksFile, renderMarkdown(stored, notes));

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { distinctTerms, rankByBm25, tokenize } from './lexical-scoring';
 
@@ -89,5 +90,24 @@ describe('rankByBm25', () => {
     expect(rankByBm25(['alpha'], [])).toEqual([]);
     expect(rankByBm25([], documents('alpha'))).toEqual([]);
     expect(rankByBm25(['alpha'], [{ payload: 'empty', terms: [] }])).toEqual([]);
+  });
+});
+
+describe('tokenize, attacked with arbitrary text', () => {
+  /** The definition's split, without the ASCII shortcut; each word then goes through tokenize alone (stopwords, stems). */
+  const reference = (text: string) =>
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .split(/[^\p{L}\p{M}\p{N}]+/u)
+      .flatMap((word) => (word === '' ? [] : tokenize(word)));
+
+  it('gives the tokens of the Unicode definition for ASCII and for any other text', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary-ascii' }), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.constantFrom('Deploys ＤＥＰＬＯＹ cafe\u0301 Ⅻ ǅ İstanbul', 'The ISS-7 run_3 x86-64')), (text) => {
+        expect(tokenize(text)).toEqual(reference(text));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

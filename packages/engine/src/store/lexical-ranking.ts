@@ -1,3 +1,4 @@
+import { bm25TermScore as contribution, inverseDocumentFrequency as inverseFrequency } from '@memplane/rules';
 import type { LexicalPostings } from './engine-store';
 
 /** The shape of neighbour windows: `size` items every `stride`, the best adding `weight` times its BM25. */
@@ -7,14 +8,8 @@ export interface WindowShape {
   readonly weight: number;
 }
 
-// The constants and the expressions below are `rankByBm25`'s of `@memplane/rules`, written in
-// the same order, so the scores are the same doubles as the reference scan's, not just close.
-const k1 = 1.2;
-const b = 0.75;
-const inverseFrequency = (documents: number, containing: number) => Math.log(1 + (documents - containing + 0.5) / (containing + 0.5));
-const contribution = (idf: number, frequency: number, length: number, averageLength: number) =>
-  (idf * frequency * (k1 + 1)) / (frequency + k1 * (1 - b + (b * length) / averageLength));
-
+// The BM25 of `@memplane/rules`, as `rankByBm25` computes it, so the scores are the same doubles as
+// the reference scan's, not just close.
 /** One ranked item of {@link scoreWithWindows}: where it sits in the postings' sequences. */
 export interface WindowedScore {
   readonly sequence: number;

@@ -1,3 +1,4 @@
+import { bm25B as b, bm25K1 as k1, inverseDocumentFrequency } from '@memplane/rules';
 import type { LexicalPosting, LexicalPostings, LexicalPostingsRequest, LexicalSearchRequest, LexicalSequence } from '../engine-store';
 import type { ItemRow } from '../engine-store-rows';
 import { placeholders, type SqlConnection } from './sql-connection';
@@ -13,9 +14,6 @@ import { chunks, type SqlStoreContext } from './sql-store-context';
  * `@memplane/rules` (k1 1.2, b 0.75, the corpus being the items of the range that pass the
  * filter), in plain SQL on both dialects, so SQLite, Postgres and the in-memory store rank alike.
  */
-
-const k1 = 1.2;
-const b = 0.75;
 
 /** Writes the term rows of the given items. */
 export async function writeItemTerms(connection: SqlConnection, context: SqlStoreContext, items: readonly ItemRow[]): Promise<void> {
@@ -80,7 +78,7 @@ export async function searchItemTerms(connection: SqlConnection, context: SqlSto
     [...matched.params, ...terms],
   );
   if (frequencies.length === 0) return [];
-  const idf = frequencies.map((row) => [row.term, Math.log(1 + (documents - Number(row.df) + 0.5) / (Number(row.df) + 0.5))] as const);
+  const idf = frequencies.map((row) => [row.term, inverseDocumentFrequency(documents, Number(row.df))] as const);
   const idfCase = `CASE term ${idf.map(() => 'WHEN ? THEN CAST(? AS DOUBLE PRECISION)').join(' ')} ELSE 0 END`;
   const contribution = `${idfCase} * tf * CAST(? AS DOUBLE PRECISION) / (tf + CAST(? AS DOUBLE PRECISION) * (1 - CAST(? AS DOUBLE PRECISION) + CAST(? AS DOUBLE PRECISION) * token_count / CAST(? AS DOUBLE PRECISION)))`;
   const present = idf.map(([term]) => term);

@@ -1,0 +1,6 @@
+/**
+ * The lexical index of memplane's SQLite backends: FTS5 fed the analyser's tokens, BM25 scored
+ * exactly from the query terms' postings, with corpus statistics kept on write.
+ */
+export { analysedTokenizer, SqliteLexicalIndex, type LexicalDocument, type LexicalRange, type SqliteLexicalIndexOptions } from './sqlite-lexical-index';
+export type { SqliteDatabaseLike, SqliteStatementLike } from './sqlite-database-like';
