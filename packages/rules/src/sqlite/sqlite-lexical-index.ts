@@ -61,6 +61,8 @@ export class SqliteLexicalIndex<Field extends string> {
   private readonly statements = new Map<string, SqliteStatementLike>();
   private readonly tables: { fts: string; terms: string; totals: string };
   /** The statements' SQL, built once: writes run once per document. */
+  /** By field: the term's postings in a rowid range, with each document's length and repeats. */
+  private readonly postingsSql: ReadonlyMap<Field, string>;
   private readonly sql: Record<'insertText' | 'insertTerms' | 'documentOf' | 'deleteText' | 'deleteTerms' | 'addToTotals' | 'totals' | 'count', string>;
 
   constructor(
@@ -75,6 +77,12 @@ export class SqliteLexicalIndex<Field extends string> {
     const fields = options.fields;
     const lengths = fields.map((field) => `${field}_length`).join(', ');
     const textColumns = [...(options.filterColumn === undefined ? [] : [options.filterColumn]), ...fields];
+    this.postingsSql = new Map(
+      fields.map((field) => [
+        field,
+        `SELECT t.rowid, t.${field}_length, t.${field}_repeats FROM ${tables.fts} AS f JOIN ${tables.terms} AS t ON t.rowid = f.rowid WHERE ${tables.fts} MATCH ? AND f.rowid BETWEEN ? AND ?`,
+      ]),
+    );
     this.sql = {
       insertText: `INSERT INTO ${tables.fts} (rowid, ${textColumns.join(', ')}) VALUES (?, ${textColumns.map(() => '?').join(', ')})`,
       insertTerms: `INSERT INTO ${tables.terms} (rowid, block, ${fields.map((field) => `${field}_length, ${field}_repeats`).join(', ')}) VALUES (?, ?, ${fields.map(() => '?, ?').join(', ')})`,
@@ -167,10 +175,8 @@ export class SqliteLexicalIndex<Field extends string> {
     // A field no document of the block has text in (metadata, often) costs no lookup.
     if (totals.documents === 0 || totals.lengths[field] === 0) return scores;
     const averageLength = averageLengthOf({ documents: totals.documents, totalLength: totals.lengths[field] });
-    const postings = this.rawStatement(
-      `SELECT t.rowid, t.${field}_length, t.${field}_repeats FROM ${this.tables.fts} AS f JOIN ${this.tables.terms} AS t ON t.rowid = f.rowid
-       WHERE ${this.tables.fts} MATCH ? AND f.rowid BETWEEN ? AND ?`,
-    );
+    // Postings are read by the thousand: as arrays, not objects.
+    const postings = this.statement(this.postingsSql.get(field) as string, { raw: true });
     const count = this.statement(this.sql.count);
     for (const term of new Set(queryTerms)) {
       const phrase = `${field} : "${term.replace(/"/g, '""')}"`;
@@ -192,21 +198,11 @@ export class SqliteLexicalIndex<Field extends string> {
     this.database.exec(`INSERT INTO ${this.tables.fts} (${this.tables.fts}) VALUES ('optimize');`);
   }
 
-  /** A statement returning rows as arrays: postings are read by the thousand, and objects cost more. */
-  private rawStatement(sql: string): SqliteStatementLike {
-    const key = `raw:${sql}`;
-    let statement = this.statements.get(key);
-    if (statement === undefined) {
-      statement = this.database.prepare(sql).raw(true);
-      this.statements.set(key, statement);
-    }
-    return statement;
-  }
-
-  private statement(sql: string): SqliteStatementLike {
+  /** The prepared statement of `sql`, prepared once; a SQL text is always read the same way (`raw` or not). */
+  private statement(sql: string, options: { raw?: boolean } = {}): SqliteStatementLike {
     let statement = this.statements.get(sql);
     if (statement === undefined) {
-      statement = this.database.prepare(sql);
+      statement = options.raw === true ? this.database.prepare(sql).raw(true) : this.database.prepare(sql);
       this.statements.set(sql, statement);
     }
     return statement;
