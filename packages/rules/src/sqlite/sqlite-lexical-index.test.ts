@@ -57,9 +57,9 @@ describe('SqliteLexicalIndex', () => {
     index.insert(2 * block + 1, 2, { body: ['echo', 'echo', 'echo'] });
     index.delete(block + 1);
     index.delete(block + 99);
-    expect(index.totals(1)).toEqual({ documents: 1, lengths: { body: 1 } });
-    expect(index.totals(2)).toEqual({ documents: 1, lengths: { body: 3 } });
-    expect(index.totals(3)).toEqual({ documents: 0, lengths: { body: 0 } });
+    expect(index.totals(1)).toEqual({ documents: 1, lengths: { body: 1 }, windows: 0, windowLength: 0 });
+    expect(index.totals(2)).toEqual({ documents: 1, lengths: { body: 3 }, windows: 0, windowLength: 0 });
+    expect(index.totals(3)).toEqual({ documents: 0, lengths: { body: 0 }, windows: 0, windowLength: 0 });
   });
 
   it('finds a term repeated in a document with its frequency, and gives a term in every document a positive weight', () => {

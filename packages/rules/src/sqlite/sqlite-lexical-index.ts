@@ -1,6 +1,8 @@
 import { MemoryConfigurationError } from '@memplane/core';
 import { averageLengthOf, bm25TermScore, inverseDocumentFrequency } from '../bm25';
+import { checkSequencePosition, checkWindowShape, windowKeysCovering, type SequencePosition, type WindowShape } from './lexical-windows';
 import type { SqliteDatabaseLike, SqliteStatementLike } from './sqlite-database-like';
+import { SqliteWindowTable, type WindowChange } from './sqlite-window-table';
 import { encodeRepeats, frequencyIn } from './term-repeats';
 
 /**
@@ -37,6 +39,8 @@ export interface LexicalDocument<Field extends string> {
   readonly tokens: Readonly<Record<Field, readonly string[]>>;
   /** Its filter tokens, when the index has a filter column. */
   readonly filterTokens?: string;
+  /** Its place in a sequence, when the index has windows; a document without one is in no window. */
+  readonly sequence?: SequencePosition;
 }
 
 /** Options of {@link SqliteLexicalIndex}. */
@@ -47,6 +51,21 @@ export interface SqliteLexicalIndexOptions<Field extends string> {
   readonly fields: readonly Field[];
   /** The name of a column of filter tokens (such as scope tokens), matched with AND and never scored. */
   readonly filterColumn?: string;
+  /** Neighbour windows over the documents' sequences, scored from the members' postings. */
+  readonly windows?: WindowShape<Field>;
+}
+
+/** What {@link SqliteLexicalIndex.scoreWithWindows} finds. */
+export interface WindowedScores {
+  /** The BM25 of the windows' field for each document that holds a query term and passes the filter. */
+  readonly documents: Map<number, number>;
+  /**
+   * The BM25 of each window (by key) that holds a query term in a document passing the filter. The
+   * corpus is the block's windows: a window's length and term frequencies are its members' sums.
+   */
+  readonly windows: Map<number, number>;
+  /** For each document of `documents`, the best score of a window holding it. */
+  readonly bestWindow: Map<number, number>;
 }
 
 /**
@@ -59,11 +78,12 @@ export interface SqliteLexicalIndexOptions<Field extends string> {
  */
 export class SqliteLexicalIndex<Field extends string> {
   private readonly statements = new Map<string, SqliteStatementLike>();
-  private readonly tables: { fts: string; terms: string; totals: string };
-  /** The statements' SQL, built once: writes run once per document. */
-  /** By field: the term's postings in a rowid range, with each document's length and repeats. */
+  private readonly tables: { fts: string; terms: string; totals: string; windows: string };
+  private windowTable: SqliteWindowTable | undefined;
+  /** By field: the term's postings in a rowid range, with each document's length and repeats (and place, with windows). */
   private readonly postingsSql: ReadonlyMap<Field, string>;
-  private readonly sql: Record<'insertText' | 'insertTerms' | 'documentOf' | 'deleteText' | 'deleteTerms' | 'addToTotals' | 'totals' | 'count', string>;
+  /** The statements' SQL, built once: writes run once per document. */
+  private readonly sql: Record<'insertText' | 'insertTerms' | 'documentOf' | 'deleteText' | 'deleteTerms' | 'addToTotals' | 'totals' | 'count' | 'matching' | 'members', string>;
 
   constructor(
     private readonly database: SqliteDatabaseLike,
@@ -72,27 +92,37 @@ export class SqliteLexicalIndex<Field extends string> {
     const names = [options.name, ...options.fields, ...(options.filterColumn === undefined ? [] : [options.filterColumn])];
     const unsafe = names.find((name) => !/^[a-z][a-z0-9_]*$/.test(name));
     if (unsafe !== undefined) throw new MemoryConfigurationError({ message: `the lexical index name or column ${JSON.stringify(unsafe)} is not a plain SQL identifier (a-z, 0-9, _)` });
-    const tables = { fts: `${options.name}_fts`, terms: `${options.name}_terms`, totals: `${options.name}_totals` };
+    const windows = options.windows;
+    if (windows !== undefined) checkWindowShape(windows, options.fields);
+    const tables = { fts: `${options.name}_fts`, terms: `${options.name}_terms`, totals: `${options.name}_totals`, windows: `${options.name}_windows` };
     this.tables = tables;
     const fields = options.fields;
     const lengths = fields.map((field) => `${field}_length`).join(', ');
+    const sequenceColumns = windows === undefined ? '' : ', sequence, position';
     const textColumns = [...(options.filterColumn === undefined ? [] : [options.filterColumn]), ...fields];
     this.postingsSql = new Map(
       fields.map((field) => [
         field,
-        `SELECT t.rowid, t.${field}_length, t.${field}_repeats FROM ${tables.fts} AS f JOIN ${tables.terms} AS t ON t.rowid = f.rowid WHERE ${tables.fts} MATCH ? AND f.rowid BETWEEN ? AND ?`,
+        `SELECT t.rowid, t.${field}_length, t.${field}_repeats${field === windows?.field ? ', t.sequence, t.position' : ''}
+         FROM ${tables.fts} AS f JOIN ${tables.terms} AS t ON t.rowid = f.rowid WHERE ${tables.fts} MATCH ? AND f.rowid BETWEEN ? AND ?`,
       ]),
     );
     this.sql = {
       insertText: `INSERT INTO ${tables.fts} (rowid, ${textColumns.join(', ')}) VALUES (?, ${textColumns.map(() => '?').join(', ')})`,
-      insertTerms: `INSERT INTO ${tables.terms} (rowid, block, ${fields.map((field) => `${field}_length, ${field}_repeats`).join(', ')}) VALUES (?, ?, ${fields.map(() => '?, ?').join(', ')})`,
+      insertTerms: `INSERT INTO ${tables.terms} (rowid, block, ${fields.map((field) => `${field}_length, ${field}_repeats`).join(', ')}${sequenceColumns})
+        VALUES (?, ?, ${fields.map(() => '?, ?').join(', ')}${windows === undefined ? '' : ', ?, ?'})`,
       deleteText: `DELETE FROM ${tables.fts} WHERE rowid = ?`,
       deleteTerms: `DELETE FROM ${tables.terms} WHERE rowid = ?`,
-      documentOf: `SELECT block, ${lengths} FROM ${tables.terms} WHERE rowid = ?`,
+      documentOf: `SELECT block, ${lengths}${sequenceColumns} FROM ${tables.terms} WHERE rowid = ?`,
       addToTotals: `INSERT INTO ${tables.totals} (block, documents, ${lengths}) VALUES (?, ?, ${fields.map(() => '?').join(', ')})
         ON CONFLICT(block) DO UPDATE SET documents = documents + excluded.documents, ${fields.map((field) => `${field}_length = ${field}_length + excluded.${field}_length`).join(', ')}`,
-      totals: `SELECT documents, ${lengths} FROM ${tables.totals} WHERE block = ?`,
+      totals: `SELECT documents, ${lengths}, windows, window_length FROM ${tables.totals} WHERE block = ?`,
       count: `SELECT count(*) AS count FROM ${tables.fts} WHERE ${tables.fts} MATCH ? AND rowid BETWEEN ? AND ?`,
+      matching: `SELECT rowid FROM ${tables.fts} WHERE ${tables.fts} MATCH ? AND rowid BETWEEN ? AND ?`,
+      // A window's members are found through the (sequence, position) index, never by a scan.
+      members: `SELECT j.value, t.rowid FROM json_each(?) AS j JOIN ${tables.terms} AS t
+        ON t.sequence = j.value / 4294967296 AND t.position BETWEEN j.value % 4294967296 AND j.value % 4294967296 + ${(windows?.size ?? 1) - 1}
+        WHERE t.${windows?.field ?? fields[0]}_length > 0`,
     };
   }
 
@@ -102,13 +132,15 @@ export class SqliteLexicalIndex<Field extends string> {
    * faster to write.
    */
   create(): void {
-    const { fts, terms, totals } = this.tables;
+    const { fts, terms, totals, windows } = this.tables;
     const fields = this.options.fields;
     const columns = [...(this.options.filterColumn === undefined ? [] : [this.options.filterColumn]), ...fields];
+    const withWindows = this.options.windows !== undefined;
     this.database.exec(`
       CREATE VIRTUAL TABLE IF NOT EXISTS ${fts} USING fts5(${columns.join(', ')}, tokenize = "${analysedTokenizer}", content = '', contentless_delete = 1, detail = column);
-      CREATE TABLE IF NOT EXISTS ${terms} (rowid INTEGER PRIMARY KEY, block INTEGER NOT NULL, ${fields.map((field) => `${field}_length INTEGER NOT NULL, ${field}_repeats TEXT`).join(', ')});
-      CREATE TABLE IF NOT EXISTS ${totals} (block INTEGER PRIMARY KEY, documents INTEGER NOT NULL, ${fields.map((field) => `${field}_length INTEGER NOT NULL`).join(', ')});
+      CREATE TABLE IF NOT EXISTS ${terms} (rowid INTEGER PRIMARY KEY, block INTEGER NOT NULL, ${fields.map((field) => `${field}_length INTEGER NOT NULL, ${field}_repeats TEXT`).join(', ')}${withWindows ? ', sequence INTEGER, position INTEGER' : ''});
+      CREATE TABLE IF NOT EXISTS ${totals} (block INTEGER PRIMARY KEY, documents INTEGER NOT NULL DEFAULT 0, ${fields.map((field) => `${field}_length INTEGER NOT NULL DEFAULT 0`).join(', ')}, windows INTEGER NOT NULL DEFAULT 0, window_length INTEGER NOT NULL DEFAULT 0);
+      ${withWindows ? `CREATE INDEX IF NOT EXISTS ${terms}_sequence ON ${terms}(sequence, position) WHERE sequence IS NOT NULL; ${SqliteWindowTable.schemaOf(windows)}` : ''}
       INSERT INTO ${fts} (${fts}, rank) VALUES ('hashsize', ${hashBytes});
       INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', ${automerge});
     `);
@@ -117,49 +149,74 @@ export class SqliteLexicalIndex<Field extends string> {
   /** Drops the tables. */
   drop(): void {
     this.statements.clear();
+    this.windowTable = undefined;
     this.database.exec(Object.values(this.tables).map((table) => `DROP TABLE IF EXISTS ${table};`).join('\n'));
   }
 
   /** Indexes a document under a new rowid of `block`. */
-  insert(rowid: number, block: number, tokens: Readonly<Record<Field, readonly string[]>>, filterTokens = ''): void {
-    this.insertMany([{ rowid, block, tokens, filterTokens }]);
+  insert(rowid: number, block: number, tokens: Readonly<Record<Field, readonly string[]>>, filterTokens = '', sequence?: SequencePosition): void {
+    this.insertMany([{ rowid, block, tokens, filterTokens, ...(sequence === undefined ? {} : { sequence }) }]);
   }
 
-  /** Indexes documents under new rowids; the totals of each block are updated once for all of them. */
+  /**
+   * Indexes documents under new rowids; the totals of each block, and each window the documents
+   * join, are updated once for all of them.
+   */
   insertMany(documents: ReadonlyArray<LexicalDocument<Field>>): void {
     const fields = this.options.fields;
+    const windows = this.options.windows;
     const insertText = this.statement(this.sql.insertText);
     const insertTerms = this.statement(this.sql.insertTerms);
     const added = new Map<number, number[]>();
-    for (const { rowid, block, tokens, filterTokens = '' } of documents) {
+    const joined = new Map<number, WindowChange>();
+    for (const { rowid, block, tokens, filterTokens = '', sequence } of documents) {
+      if (sequence !== undefined) checkSequencePosition(sequence);
       const texts = fields.map((field) => tokens[field].join(' '));
       if (this.options.filterColumn === undefined) insertText.run(rowid, ...texts);
       else insertText.run(rowid, filterTokens, ...texts);
-      insertTerms.run(rowid, block, ...fields.flatMap((field) => [tokens[field].length, encodeRepeats(tokens[field])]));
+      const counts = fields.flatMap((field) => [tokens[field].length, encodeRepeats(tokens[field])]);
+      if (windows === undefined) insertTerms.run(rowid, block, ...counts);
+      else insertTerms.run(rowid, block, ...counts, sequence?.id ?? null, sequence?.position ?? null);
       const sums = added.get(block) ?? new Array<number>(fields.length + 1).fill(0);
       sums[0] = (sums[0] as number) + 1;
       fields.forEach((field, index) => (sums[index + 1] = (sums[index + 1] as number) + tokens[field].length));
       added.set(block, sums);
+      const length = windows === undefined ? 0 : tokens[windows.field].length;
+      // A document without tokens in the windows' field lends nothing to its neighbours: it is no member.
+      if (windows === undefined || sequence === undefined || length === 0) continue;
+      for (const key of windowKeysCovering(sequence.id, sequence.position, windows)) {
+        const change = joined.get(key);
+        joined.set(key, { key, block, length: (change?.length ?? 0) + length, members: (change?.members ?? 0) + 1 });
+      }
     }
     for (const [block, sums] of added) this.statement(this.sql.addToTotals).run(block, ...sums);
+    if (joined.size > 0) this.windowsOf().apply([...joined.values()]);
   }
 
-  /** Removes a document; a rowid the index does not hold is ignored. */
+  /** Removes a document, and its share of its windows; a rowid the index does not hold is ignored. */
   delete(rowid: number): void {
-    const row = this.statement(this.sql.documentOf).get(rowid) as Record<string, number> | undefined;
+    const row = this.statement(this.sql.documentOf).get(rowid) as Record<string, number | null> | undefined;
     if (row === undefined) return;
+    const block = row.block as number;
     this.statement(this.sql.deleteText).run(rowid);
     this.statement(this.sql.deleteTerms).run(rowid);
-    this.statement(this.sql.addToTotals).run(row.block as number, -1, ...this.options.fields.map((field) => -(row[`${field}_length`] as number)));
+    this.statement(this.sql.addToTotals).run(block, -1, ...this.options.fields.map((field) => -(row[`${field}_length`] as number)));
+    const windows = this.options.windows;
+    const length = windows === undefined ? 0 : (row[`${windows.field}_length`] as number);
+    if (windows === undefined || row.sequence === null || row.sequence === undefined || length === 0) return;
+    const keys = windowKeysCovering(row.sequence, row.position as number, windows);
+    this.windowsOf().apply(keys.map((key) => ({ key, block, length: -length, members: -1 })));
   }
 
-  /** How many documents a block holds, and the total length of each field. */
-  totals(block: number): { documents: number; lengths: Record<Field, number> } {
+  /** How many documents a block holds, the total length of each field, and its windows' count and total length. */
+  totals(block: number): { documents: number; lengths: Record<Field, number>; windows: number; windowLength: number } {
     const fields = this.options.fields;
     const row = this.statement(this.sql.totals).get(block) as Record<string, number> | undefined;
     return {
       documents: row?.documents ?? 0,
       lengths: Object.fromEntries(fields.map((field) => [field, row?.[`${field}_length`] ?? 0])) as Record<Field, number>,
+      windows: row?.windows ?? 0,
+      windowLength: row?.window_length ?? 0,
     };
   }
 
@@ -179,7 +236,7 @@ export class SqliteLexicalIndex<Field extends string> {
     const postings = this.statement(this.postingsSql.get(field) as string, { raw: true });
     const count = this.statement(this.sql.count);
     for (const term of new Set(queryTerms)) {
-      const phrase = `${field} : "${term.replace(/"/g, '""')}"`;
+      const phrase = phraseOf(field, term);
       const rows = postings.all(filter === undefined ? phrase : `(${filter}) AND ${phrase}`, range.first, range.last) as Array<[number, number, string | null]>;
       if (rows.length === 0) continue;
       const containing = filter === undefined ? rows.length : (count.get(phrase, range.first, range.last) as { count: number }).count;
@@ -187,6 +244,70 @@ export class SqliteLexicalIndex<Field extends string> {
       for (const [rowid, length, repeats] of rows) scores.set(rowid, (scores.get(rowid) ?? 0) + bm25TermScore(idf, frequencyIn(repeats, term), length, averageLength));
     }
     return scores;
+  }
+
+  /**
+   * Scores the windows' field (as {@link score} does) and the neighbour windows, from one read of
+   * each query term's postings. A window's term frequency and length are its members' sums and its
+   * corpus is the block's windows (counted on write), so the scores equal BM25 over the windows'
+   * concatenated texts. Like the documents' statistics, a window's document frequency is counted
+   * without the filter; a window is returned when a member passing the filter holds a query term.
+   */
+  scoreWithWindows(queryTerms: readonly string[], range: LexicalRange, filter?: string): WindowedScores {
+    const shape = this.options.windows;
+    if (shape === undefined) throw new MemoryConfigurationError({ message: `the lexical index ${this.options.name} has no windows` });
+    const found: WindowedScores = { documents: new Map(), windows: new Map(), bestWindow: new Map() };
+    const totals = this.totals(range.block);
+    const field = shape.field;
+    if (totals.documents === 0 || totals.lengths[field] === 0) return found;
+    const averageLength = averageLengthOf({ documents: totals.documents, totalLength: totals.lengths[field] });
+    const postings = this.statement(this.postingsSql.get(field) as string, { raw: true });
+    const matching = this.statement(this.sql.matching, { raw: true });
+    const perTerm: Array<{ idf: number; frequencies: Map<number, number> }> = [];
+    const placed = new Map<number, readonly number[]>();
+    for (const term of new Set(queryTerms)) {
+      const phrase = phraseOf(field, term);
+      const rows = postings.all(phrase, range.first, range.last) as Array<[number, number, string | null, number | null, number | null]>;
+      if (rows.length === 0) continue;
+      const passing = filter === undefined ? undefined : new Set((matching.all(`(${filter}) AND ${phrase}`, range.first, range.last) as Array<[number]>).map(([rowid]) => rowid));
+      const idf = inverseDocumentFrequency(totals.documents, rows.length);
+      const frequencies = new Map<number, number>();
+      for (const [rowid, length, repeats, sequence, position] of rows) {
+        const frequency = frequencyIn(repeats, term);
+        const passes = passing === undefined || passing.has(rowid);
+        if (passes) found.documents.set(rowid, (found.documents.get(rowid) ?? 0) + bm25TermScore(idf, frequency, length, averageLength));
+        if (sequence === null || position === null) continue;
+        const keys = placed.get(rowid) ?? windowKeysCovering(sequence, position, shape);
+        for (const key of keys) frequencies.set(key, (frequencies.get(key) ?? 0) + frequency);
+        if (passes) placed.set(rowid, keys);
+      }
+      perTerm.push({ idf: inverseDocumentFrequency(totals.windows, frequencies.size), frequencies });
+    }
+    if (placed.size === 0 || totals.windows === 0) return found;
+    const eligible = new Set<number>();
+    for (const keys of placed.values()) for (const key of keys) eligible.add(key);
+    const averageWindowLength = averageLengthOf({ documents: totals.windows, totalLength: totals.windowLength });
+    for (const [key, length] of this.windowsOf().lengthsOf([...eligible])) {
+      let score = 0;
+      for (const { idf, frequencies } of perTerm) {
+        const frequency = frequencies.get(key);
+        if (frequency !== undefined) score += bm25TermScore(idf, frequency, length, averageWindowLength);
+      }
+      found.windows.set(key, score);
+    }
+    for (const [rowid, keys] of placed) {
+      let best = 0;
+      for (const key of keys) best = Math.max(best, found.windows.get(key) ?? 0);
+      found.bestWindow.set(rowid, best);
+    }
+    return found;
+  }
+
+  /** The members of these windows (documents with tokens in the windows' field), as [window key, rowid] pairs. */
+  windowMembers(keys: readonly number[]): Array<[number, number]> {
+    if (this.options.windows === undefined) throw new MemoryConfigurationError({ message: `the lexical index ${this.options.name} has no windows` });
+    if (keys.length === 0) return [];
+    return this.statement(this.sql.members, { raw: true }).all(JSON.stringify(keys)) as Array<[number, number]>;
   }
 
   /**
@@ -198,6 +319,12 @@ export class SqliteLexicalIndex<Field extends string> {
     this.database.exec(`INSERT INTO ${this.tables.fts} (${this.tables.fts}) VALUES ('optimize');`);
   }
 
+  /** The window table, whose statements are prepared on first use (after `create`). */
+  private windowsOf(): SqliteWindowTable {
+    this.windowTable ??= new SqliteWindowTable(this.database, this.tables.windows, this.tables.totals);
+    return this.windowTable;
+  }
+
   /** The prepared statement of `sql`, prepared once; a SQL text is always read the same way (`raw` or not). */
   private statement(sql: string, options: { raw?: boolean } = {}): SqliteStatementLike {
     let statement = this.statements.get(sql);
@@ -207,4 +334,9 @@ export class SqliteLexicalIndex<Field extends string> {
     }
     return statement;
   }
+}
+
+/** The FTS5 expression of one term in one column; the term is quoted, so it is never read as an operator. */
+function phraseOf(field: string, term: string): string {
+  return `${field} : "${term.replace(/"/g, '""')}"`;
 }
