@@ -14,14 +14,16 @@ describe('company rowid blocks', () => {
     const database = new Database(':memory:');
     createIndexSchema(database);
     expect(companyRowids(database, 'acme')).toBeUndefined();
-    const first = new RowidAllocator(database, 'records');
+    const first = new RowidAllocator(database);
     const acme = [first.take('acme'), first.take('acme')];
     const beta = first.take('beta');
     expect(acme).toEqual([companyBlockSize, companyBlockSize + 1]);
     expect(beta).toBe(2 * companyBlockSize);
     expect(companyRowids(database, 'beta')).toEqual({ first: 2 * companyBlockSize, last: 3 * companyBlockSize - 1 });
-    database.prepare("INSERT INTO windows (rowid, file, start, members) VALUES (?, 'f', 0, '')").run(companyBlockSize + 7);
-    expect(new RowidAllocator(database, 'windows').take('acme')).toBe(companyBlockSize + 8);
+    database
+      .prepare("INSERT INTO records (rowid, id, file, position, company_id, kind, status, version, dedupe_key, searchable, section) VALUES (?, 'r', 'f', 0, 'acme', 'fact', 'approved', 1, 'k', 1, '{}')")
+      .run(companyBlockSize + 7);
+    expect(new RowidAllocator(database).take('acme')).toBe(companyBlockSize + 8);
     database.close();
   });
 

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { MemoryConfigurationError } from '@memplane/core';
 
 /**
- * Rowids of records and windows per company: each company owns one block of 2^32 rowids, so a
+ * Rowids of records per company: each company owns one block of 2^32 rowids, so a
  * query scoped to a company hands FTS5 a rowid range (which it seeks to) instead of a company
  * token that BM25 would also have to count over every record of the company. At 100k records in
  * 10 companies the full-text queries took 40 to 60% less time.
@@ -69,26 +69,23 @@ export function claimCompanyRowids(database: Database.Database, companyId: strin
   return rangeOf(number);
 }
 
-const lastUsedCache = new WeakMap<Database.Database, Record<'records' | 'windows', Database.Statement>>();
+const lastUsedCache = new WeakMap<Database.Database, Database.Statement>();
 
 /**
- * Hands out the next free rowids of each company's block in one table, for one batch of inserts.
+ * Hands out the next free record rowids of each company's block, for one batch of inserts.
  * Create one per batch under the write lock; the first rowid of a company is read from the table.
  */
 export class RowidAllocator {
   private readonly next = new Map<string, { value: number; last: number }>();
   private readonly lastUsed: Database.Statement;
 
-  constructor(private readonly database: Database.Database, table: 'records' | 'windows') {
-    let statements = lastUsedCache.get(database);
-    if (statements === undefined) {
-      statements = {
-        records: database.prepare('SELECT max(rowid) FROM records WHERE rowid BETWEEN ? AND ?').pluck(),
-        windows: database.prepare('SELECT max(rowid) FROM windows WHERE rowid BETWEEN ? AND ?').pluck(),
-      };
-      lastUsedCache.set(database, statements);
+  constructor(private readonly database: Database.Database) {
+    let lastUsed = lastUsedCache.get(database);
+    if (lastUsed === undefined) {
+      lastUsed = database.prepare('SELECT max(rowid) FROM records WHERE rowid BETWEEN ? AND ?').pluck();
+      lastUsedCache.set(database, lastUsed);
     }
-    this.lastUsed = statements[table];
+    this.lastUsed = lastUsed;
   }
 
   /** The next rowid of the company's block. */

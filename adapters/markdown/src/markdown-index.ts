@@ -2,11 +2,13 @@ import type Database from 'better-sqlite3';
 import type { MemoryScope } from '@memplane/core';
 import { memoryScopeFields } from '@memplane/core';
 import { hash } from 'node:crypto';
+import { tokenize } from '@memplane/rules';
+import type { LexicalDocument, SequencePosition } from '@memplane/rules/sqlite';
 import { RowidAllocator } from './markdown-company-rowids';
 import { enableSecureDelete } from './markdown-forget';
 import type { MarkdownSection, MemoryRecordSection, ResourceSection } from './markdown-section';
 import { scopeKeyOf, scopeTokens } from './markdown-scope-tokens';
-import { WindowIndex, type WindowRecord } from './markdown-window-index';
+import { blockOf, searchableText, textIndexesOf, type MarkdownTextIndexes } from './markdown-text-indexes';
 
 /** What the index remembers of a file, to tell whether it changed on disk since it was read. */
 export interface FileStamp {
@@ -33,6 +35,8 @@ export interface IndexedFile extends FileStamp {
   scopeKey: string;
   /** `records` or `resources`. */
   fileKind: 'records' | 'resources';
+  /** The file's number in the full-text index, whose windows run over each file's records in order. */
+  sequence: number;
 }
 
 /** A record row: its section and where it lives. */
@@ -80,7 +84,9 @@ export class MarkdownIndex {
   /** Set when the vector tables exist, so removed records lose their vectors too. */
   vectorTablesPresent = false;
   private readonly statements;
-  private readonly windows: WindowIndex;
+  private readonly text: MarkdownTextIndexes;
+  /** Full-text rows of the file being written, indexed together (one update of the totals). */
+  private readonly pendingText: Array<LexicalDocument<'body' | 'metadata'>> = [];
   private readonly tokensByScope = new Map<string, string>();
   /** Dedupe keys of the texts of the batch being written, computed by findDuplicates, for the inserts. */
   private readonly batchKeys = new Map<string, string>();
@@ -88,27 +94,28 @@ export class MarkdownIndex {
   private vectorStatements: { deleteVector: Database.Statement; deleteRow: Database.Statement } | undefined;
 
   constructor(readonly database: Database.Database, private readonly indexWindows = true) {
-    this.windows = new WindowIndex(database);
+    this.text = textIndexesOf(database);
     enableSecureDelete(database);
     const placeholders = scopeColumns.map(() => '?').join(', ');
     this.statements = {
       file: database.prepare('SELECT * FROM files WHERE path = ?'),
       files: database.prepare('SELECT * FROM files'),
       upsertFile: database.prepare(
-        `INSERT INTO files (path, size, mtime_ns, inode, ctime_ns, record_count, scope_key, file_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO files (path, size, mtime_ns, inode, ctime_ns, record_count, scope_key, file_kind, sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, inode = excluded.inode, ctime_ns = excluded.ctime_ns,
-         record_count = excluded.record_count, scope_key = excluded.scope_key, file_kind = excluded.file_kind`,
+         record_count = excluded.record_count, scope_key = excluded.scope_key, file_kind = excluded.file_kind, sequence = excluded.sequence`,
       ),
+      sequenceOfFile: database.prepare('SELECT sequence FROM files WHERE path = ?').pluck(),
+      // The unique index on sequence makes max() one lookup. A removed file's number may be reused: its windows went with its records.
+      nextSequence: database.prepare('SELECT coalesce(max(sequence), -1) + 1 FROM files').pluck(),
       deleteFile: database.prepare('DELETE FROM files WHERE path = ?'),
       rowsOfFile: database.prepare('SELECT rowid, searchable FROM records WHERE file = ?'),
       deleteRecordsOfFile: database.prepare('DELETE FROM records WHERE file = ?'),
       deleteResourcesOfFile: database.prepare('DELETE FROM resources WHERE file = ?'),
-      deleteFts: database.prepare('DELETE FROM records_fts WHERE rowid = ?'),
       insertRecord: database.prepare(
         `INSERT INTO records (rowid, id, file, position, ${scopeColumns.join(', ')}, kind, status, version, dedupe_key, expires_at, searchable, section)
          VALUES (?, ?, ?, ?, ${placeholders}, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      insertFts: database.prepare('INSERT INTO records_fts (rowid, scope, body, metadata) VALUES (?, ?, ?, ?)'),
       insertResource: database.prepare('INSERT INTO resources (id, file, company_id, dedupe_key, section) VALUES (?, ?, ?, ?, ?)'),
       recordById: database.prepare('SELECT rowid, file, section FROM records WHERE id = ?'),
       recordIdExists: database.prepare('SELECT 1 FROM records WHERE id = ? UNION ALL SELECT 1 FROM resources WHERE id = ?'),
@@ -142,11 +149,10 @@ export class MarkdownIndex {
     const vectors = this.vectorTablesPresent ? this.vectorStatementsOf() : undefined;
     for (const row of this.statements.rowsOfFile.all(path) as Array<{ rowid: number; searchable: number }>) {
       if (row.searchable !== 1) continue;
-      this.statements.deleteFts.run(row.rowid);
+      this.text.records.delete(row.rowid);
       vectors?.deleteVector.run(BigInt(row.rowid));
       vectors?.deleteRow.run(BigInt(row.rowid));
     }
-    this.windows.removeFrom(path, 0);
     this.statements.deleteRecordsOfFile.run(path);
     this.statements.deleteResourcesOfFile.run(path);
     this.statements.deleteFile.run(path);
@@ -158,10 +164,12 @@ export class MarkdownIndex {
    * rebuild tells duplicates in memory instead of asking the index for each section.
    */
   replaceFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, sections: MarkdownSection[], stamp: FileStamp, known = true, idsOfRebuild?: Set<string>): string[] {
+    const sequence = this.sequenceOf(path);
     if (known) this.removeFile(path);
+    this.pendingText.length = 0;
     const duplicates: string[] = [];
-    const texts: WindowRecord[] = [];
-    const rowids = new RowidAllocator(this.database, 'records');
+    const rowids = new RowidAllocator(this.database);
+    let records = 0;
     let resources = 0;
     for (const section of sections) {
       if (idsOfRebuild === undefined ? this.idExists(section.id) : idsOfRebuild.has(section.id)) {
@@ -170,40 +178,44 @@ export class MarkdownIndex {
       }
       idsOfRebuild?.add(section.id);
       if (section.type === 'memory') {
-        const rowid = this.insertMemory(section, path, texts.length, rowids);
-        texts.push({ rowid, text: isSearchable(section) ? section.text : '' });
+        this.insertMemory(section, path, { id: sequence, position: records }, rowids);
+        records += 1;
       } else {
         this.insertResource(section, path);
         resources += 1;
       }
     }
-    const position = texts.length;
-    if (position > 0 && this.indexWindows) this.windows.refresh(path, this.fileCompany(sections), this.fileTokens(scopeKey, sections), 0, texts);
-    this.stampFile(path, fileKind, scopeKey, fileKind === 'resources' ? resources : position, stamp);
+    this.flushText();
+    this.stampFile(path, fileKind, scopeKey, fileKind === 'resources' ? resources : records, stamp, sequence);
     return duplicates;
   }
 
-  /** Adds sections appended at the end of a file, and the windows they complete. */
+  /** Adds sections appended at the end of a file; the windows they join are updated with them. */
   appendToFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, sections: MarkdownSection[], stamp: FileStamp): void {
     const last = (this.statements.lastPosition.get(path) as { position: number | null }).position;
-    const start = last === null ? 0 : last + 1;
-    const texts: WindowRecord[] = [];
-    const rowids = new RowidAllocator(this.database, 'records');
+    const sequence = this.sequenceOf(path);
+    const position = last === null ? 0 : last + 1;
+    this.pendingText.length = 0;
+    const rowids = new RowidAllocator(this.database);
+    let records = 0;
     for (const section of sections) {
       if (section.type === 'memory') {
-        const rowid = this.insertMemory(section, path, start + texts.length, rowids);
-        texts.push({ rowid, text: isSearchable(section) ? section.text : '' });
+        this.insertMemory(section, path, { id: sequence, position: position + records }, rowids);
+        records += 1;
       } else this.insertResource(section, path);
     }
-    const position = start + texts.length;
-    if (texts.length > 0 && this.indexWindows) this.windows.refresh(path, this.fileCompany(sections), this.fileTokens(scopeKey, sections), start, texts);
-    const count = (this.file(path)?.recordCount ?? 0) + (fileKind === 'resources' ? sections.length : position - start);
-    this.stampFile(path, fileKind, scopeKey, count, stamp);
+    this.flushText();
+    this.stampFile(path, fileKind, scopeKey, (this.file(path)?.recordCount ?? 0) + (fileKind === 'resources' ? sections.length : records), stamp, sequence);
   }
 
   /** Records the stamp of a file as written or read now. */
-  stampFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, recordCount: number, stamp: FileStamp): void {
-    this.statements.upsertFile.run(path, stamp.size, stamp.mtimeNs, stamp.inode, stamp.ctimeNs, recordCount, scopeKey, fileKind);
+  stampFile(path: string, fileKind: IndexedFile['fileKind'], scopeKey: string, recordCount: number, stamp: FileStamp, sequence = this.sequenceOf(path)): void {
+    this.statements.upsertFile.run(path, stamp.size, stamp.mtimeNs, stamp.inode, stamp.ctimeNs, recordCount, scopeKey, fileKind, sequence);
+  }
+
+  /** The file's sequence number: its own when it is indexed, else the next free one. */
+  private sequenceOf(path: string): number {
+    return (this.statements.sequenceOfFile.get(path) as number | undefined) ?? (this.statements.nextSequence.get() as number);
   }
 
   /** A record by id, whatever its scope. */
@@ -271,29 +283,19 @@ export class MarkdownIndex {
   }
 
   /**
-   * Rewrites both full-text indexes into one segment each. A deleted row only leaves a tombstone
+   * Rewrites the full-text index into one segment. A deleted row only leaves a tombstone
    * in FTS5 (the tables are contentless), so the terms of every record ever deleted, a forgotten
    * one and the earlier versions a correction replaced, stay in old segments until a merge; this
    * merge drops them, and `secure_delete` zeroes the pages they were on. It costs about a second
    * at 100k records, so only `forget` runs it.
    */
   purgeDeletedTerms(): void {
-    this.database.exec("INSERT INTO records_fts (records_fts) VALUES ('optimize'); INSERT INTO windows_fts (windows_fts) VALUES ('optimize');");
+    this.text.records.optimize();
   }
 
   /** Row counts, for stats. */
   counts(): { records: number; resources: number; files: number } {
     return this.statements.counts.get() as { records: number; resources: number; files: number };
-  }
-
-  /** The company whose rowid block holds the windows of a file: that of its first section, as its scope tokens are. */
-  private fileCompany(sections: MarkdownSection[]): string {
-    return (sections[0] as MarkdownSection).scope.companyId;
-  }
-
-  private fileTokens(scopeKey: string, sections: MarkdownSection[]): string {
-    const first = sections[0];
-    return first === undefined ? '' : this.tokensOf(scopeKey === '' ? scopeKeyOf(first.scope) : scopeKey, first.scope);
   }
 
   /** Scope tokens hash every field; a batch shares one scope, so they are computed once per scope. */
@@ -315,8 +317,12 @@ export class MarkdownIndex {
     return this.vectorStatements;
   }
 
-  /** Inserts a record and, when query may return it, its full-text row. Returns its rowid. */
-  private insertMemory(section: MemoryRecordSection, file: string, position: number, rowids: RowidAllocator): number {
+  /**
+   * Inserts a record and, when query may return it, its full-text row, placed in its file's
+   * sequence so it joins its neighbours' windows (unless windows are off). A record query must not
+   * return (pending, replaced) keeps its position but lends no words to its neighbours.
+   */
+  private insertMemory(section: MemoryRecordSection, file: string, place: SequencePosition, rowids: RowidAllocator): void {
     const scope = section.scope as unknown as Record<string, string | undefined>;
     const searchable = isSearchable(section);
     const scopeKey = scopeKeyOf(section.scope);
@@ -325,7 +331,7 @@ export class MarkdownIndex {
       rowid,
       section.id,
       file,
-      position,
+      place.position,
       ...memoryScopeFields.map((field) => scope[field] ?? null),
       section.kind,
       section.status,
@@ -335,12 +341,22 @@ export class MarkdownIndex {
       searchable ? 1 : 0,
       JSON.stringify(section),
     );
-    if (!searchable) return rowid;
+    if (!searchable) return;
     const metadata: string[] = [];
     metadataText(section.metadata, metadata);
-    const body = section.summary === undefined ? section.text : `${section.text}\n${section.summary}`;
-    this.statements.insertFts.run(rowid, this.tokensOf(scopeKey, section.scope), body, metadata.join('\n'));
-    return rowid;
+    this.pendingText.push({
+      rowid,
+      block: blockOf(rowid),
+      tokens: { body: tokenize(searchableText(section)), metadata: tokenize(metadata.join('\n')) },
+      filterTokens: this.tokensOf(scopeKey, section.scope),
+      ...(this.indexWindows ? { sequence: place } : {}),
+    });
+  }
+
+  private flushText(): void {
+    if (this.pendingText.length === 0) return;
+    this.text.records.insertMany(this.pendingText);
+    this.pendingText.length = 0;
   }
 
   private insertResource(section: ResourceSection, file: string): void {
@@ -358,5 +374,6 @@ function toIndexedFile(row: Record<string, unknown>): IndexedFile {
     recordCount: Number(row.record_count),
     scopeKey: row.scope_key as string,
     fileKind: row.file_kind as IndexedFile['fileKind'],
+    sequence: Number(row.sequence),
   };
 }

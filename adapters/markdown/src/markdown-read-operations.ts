@@ -9,10 +9,11 @@ import {
   type MemorySnippet,
   type MemoryUsage,
 } from '@memplane/core';
+import { queryWords, tokenize } from '@memplane/rules';
 import { localUsage, takeWarnings, type MarkdownContext } from './markdown-context';
-import { queryTerms } from '@memplane/rules';
 import { listSections, searchLexical } from './markdown-search';
 import type { MemoryRecordSection } from './markdown-section';
+import { searchableText } from './markdown-text-indexes';
 import { markdownAdapterKey, toSnippet } from './markdown-snippet';
 import { buildProfile } from './markdown-profile';
 
@@ -48,14 +49,14 @@ export function createReadOperations(context: MarkdownContext): ReadOperations {
           ...(request.metadataFilter === undefined ? {} : { metadataFilter: request.metadataFilter }),
         }).map((hit, index) => ({ section: hit.section, score: hit.score, lexicalScore: hit.score, lexicalRank: index + 1 }));
       }
-      const terms = queryTerms(request.query);
+      const words = queryWords(request.query);
       const snippets = hits.map((hit) => {
-        const lower = hit.section.text.toLowerCase();
+        const tokens = new Set(tokenize(searchableText(hit.section)));
         context.traces.remember(hit.section.id, {
           finalScore: hit.score,
           ...('lexicalScore' in hit && hit.lexicalScore !== undefined ? { lexicalScore: hit.lexicalScore, lexicalRank: hit.lexicalRank } : {}),
           ...('vectorScore' in hit && hit.vectorScore !== undefined ? { vectorScore: hit.vectorScore, vectorRank: hit.vectorRank } : {}),
-          matchedTerms: terms.filter((term) => lower.includes(term)),
+          matchedTerms: words.filter((entry) => tokens.has(entry.term)).map((entry) => entry.word),
         });
         return toSnippet(hit.section, hit.score);
       });

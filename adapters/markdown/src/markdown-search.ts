@@ -1,23 +1,26 @@
 import type Database from 'better-sqlite3';
 import { memoryScopeFields, scopeMatches, type MemoryScope } from '@memplane/core';
+import { queryTerms } from '@memplane/rules';
+import type { WindowedScores } from '@memplane/rules/sqlite';
+import { rankCandidates } from './markdown-candidate-ranking';
 import { companyRowids } from './markdown-company-rowids';
 import { matchesMetadataFilter } from './markdown-metadata-filter';
-import { orExpression, queryTerms } from '@memplane/rules';
 import { scopeCondition } from './markdown-scope-tokens';
+import { blockOf, textIndexesOf } from './markdown-text-indexes';
 import type { MemoryRecordSection } from './markdown-section';
 
 /** The weights of the lexical score. Tuned on the LoCoMo dev half (see BENCHMARKS.md). */
 export interface LexicalWeights {
   /** The BM25 weight of the record's own text and summary. */
   body: number;
-  /** How much the best window of neighbouring records (5 records, every 3) adds, relative to BM25 of the record. */
+  /** How much the best window of neighbouring records (4 records, every 2) adds, relative to BM25 of the record. */
   context: number;
   /** The BM25 weight of the string values of its metadata. */
   metadata: number;
 }
 
-/** The defaults: windows count twice the record's own score (R@10 74.8 at 2 and 75.3 at 3 on LoCoMo dev; 69.8 at 0.5). */
-export const defaultLexicalWeights: LexicalWeights = { body: 1, context: 2, metadata: 0.5 };
+/** The defaults: windows count three times the record's own score, as in `@memplane/engine` (BENCHMARKS.md, markdown-locomo). */
+export const defaultLexicalWeights: LexicalWeights = { body: 1, context: 3, metadata: 0.5 };
 
 /** One search hit. */
 export interface SearchHit {
@@ -59,9 +62,6 @@ const scopeColumnOf: Record<string, string> = {
 };
 
 interface SearchStatements {
-  /** By depth: a bound LIMIT inside the FTS subquery made SQLite prepare the statement again on every run. */
-  records: Map<number, Database.Statement>;
-  windows: Map<number, Database.Statement>;
   byRowid: Database.Statement;
 }
 
@@ -71,39 +71,11 @@ function statementsOf(database: Database.Database): SearchStatements {
   let statements = statementCache.get(database);
   if (statements === undefined) {
     statements = {
-      records: new Map(),
-      windows: new Map(),
       byRowid: database.prepare('SELECT searchable, section FROM records WHERE rowid = ?'),
     };
     statementCache.set(database, statements);
   }
   return statements;
-}
-
-function recordsStatement(database: Database.Database, statements: SearchStatements, depth: number): Database.Statement {
-  let statement = statements.records.get(depth);
-  if (statement === undefined) {
-    if (statements.records.size > 16) statements.records.clear();
-    statement = database.prepare(
-      `SELECT rowid, bm25(records_fts, 0, ?, ?) AS rank FROM records_fts WHERE records_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ${depth}`,
-    );
-    statements.records.set(depth, statement);
-  }
-  return statement;
-}
-
-function windowsStatement(database: Database.Database, statements: SearchStatements, depth: number): Database.Statement {
-  let statement = statements.windows.get(depth);
-  if (statement === undefined) {
-    if (statements.windows.size > 16) statements.windows.clear();
-    statement = database.prepare(
-      `SELECT f.rank AS rank, w.members AS members
-       FROM (SELECT rowid, bm25(windows_fts, 0, 1) AS rank FROM windows_fts WHERE windows_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ${depth}) AS f
-       JOIN windows AS w ON w.rowid = f.rowid`,
-    );
-    statements.windows.set(depth, statement);
-  }
-  return statement;
 }
 
 function isVisible(section: MemoryRecordSection, options: SearchOptions): boolean {
@@ -112,16 +84,13 @@ function isVisible(section: MemoryRecordSection, options: SearchOptions): boolea
   return matchesMetadataFilter(section.metadata, options.metadataFilter);
 }
 
-interface Candidate {
-  rowid: number;
-  own: number;
-  window: number;
-}
-
 /**
  * BM25 search inside the scope, over approved, current, unexpired records: each record scores its
- * own BM25 plus `context` times the best BM25 of a window of neighbouring records that contains it.
- * The company is a rowid range and the other scope fields are tokens, both inside FTS5.
+ * own BM25 (text and summary, plus `metadata` times that of its metadata's strings) plus `context`
+ * times the best BM25 of a window of neighbouring records that contains it. The corpus of the
+ * scores is the company's records (and windows); the company is a rowid range and the other scope
+ * fields are tokens, both inside FTS5. A search reads the postings of its terms, and the members of
+ * the windows they fall in, never the rest of the company's records.
  */
 export function searchLexical(database: Database.Database, scope: MemoryScope, query: string, options: SearchOptions): SearchHit[] {
   // One read transaction, so the company's rowid block and the rows found come from the same
@@ -144,53 +113,36 @@ function readSnapshotOf(database: Database.Database): (work: () => SearchHit[]) 
 function searchInSnapshot(database: Database.Database, scope: MemoryScope, query: string, options: SearchOptions): SearchHit[] {
   const terms = queryTerms(query);
   if (terms.length === 0) return [];
-  const expression = orExpression(terms);
   const rowids = companyRowids(database, scope.companyId);
   if (rowids === undefined) return [];
-  const scopeFilter = scopeCondition(scope);
-  const recordMatch = `${scopeFilter === undefined ? '' : `${scopeFilter} AND `}{body metadata} : (${expression})`;
-  const windowMatch = `${scopeFilter === undefined ? '' : `${scopeFilter} AND `}body : (${expression})`;
+  const range = { block: blockOf(rowids.first), first: rowids.first, last: rowids.last };
+  const filter = scopeCondition(scope);
   const statements = statementsOf(database);
+  const text = textIndexesOf(database);
   const { body, context, metadata } = options.weights;
+  const own = new Map<number, number>();
+  let windowed: WindowedScores = { documents: new Map(), bestWindow: new Map(), windows: new Map() };
+  if (context > 0) {
+    windowed = text.records.scoreWithWindows(terms, range, filter);
+    if (body > 0) for (const [rowid, score] of windowed.documents) own.set(rowid, body * score);
+  } else if (body > 0) for (const [rowid, score] of text.records.score('body', terms, range, filter)) own.set(rowid, body * score);
+  if (metadata > 0) for (const [rowid, score] of text.records.score('metadata', terms, range, filter)) own.set(rowid, (own.get(rowid) ?? 0) + metadata * score);
+  const ranked = rankCandidates({ own, bestWindow: windowed.bestWindow, windows: windowed.windows, context, membersOf: (keys) => text.records.windowMembers(keys) });
   const checked = { ...options, scope };
-  // Filters that SQL does not see (expiry, metadata, scope of hand-moved sections) can drop hits, so widen until enough survive.
-  for (let depth = Math.max(options.limit * 4, 40); ; depth *= 4) {
-    // Records are keyed by rowid; within a file rowids follow positions, so ties keep file order.
-    const candidates = new Map<number, Candidate>();
-    const recordRows = recordsStatement(database, statements, depth).all(body, metadata, recordMatch, rowids.first, rowids.last) as Array<{ rowid: number; rank: number }>;
-    for (const row of recordRows) candidates.set(row.rowid, { rowid: row.rowid, own: -row.rank, window: 0 });
-    let windowRows: Array<{ rank: number; members: string }> = [];
-    if (context > 0) {
-      windowRows = windowsStatement(database, statements, depth).all(windowMatch, rowids.first, rowids.last) as typeof windowRows;
-      for (const row of windowRows) {
-        for (const member of row.members.split(',')) {
-          const rowid = Number(member);
-          const candidate = candidates.get(rowid) ?? { rowid, own: 0, window: 0 };
-          candidate.window = Math.max(candidate.window, -row.rank);
-          candidates.set(rowid, candidate);
-        }
-      }
-    }
-    const ranked = [...candidates.values()]
-      .map((candidate) => ({ candidate, score: candidate.own + context * candidate.window }))
-      .sort((left, right) => right.score - left.score || left.candidate.rowid - right.candidate.rowid);
-    const hits: SearchHit[] = [];
-    for (const { candidate, score } of ranked) {
-      const row = statements.byRowid.get(candidate.rowid) as { searchable: number; section: string } | undefined;
-      if (row === undefined || row.searchable !== 1) continue;
-      const section = JSON.parse(row.section) as MemoryRecordSection;
-      if (!isVisible(section, checked)) continue;
-      hits.push({
-        section,
-        score,
-        ...(candidate.own > 0 ? { ownScore: candidate.own } : {}),
-        ...(candidate.window > 0 ? { windowScore: candidate.window } : {}),
-        terms,
-      });
-      if (hits.length === options.limit) return hits;
-    }
-    if (recordRows.length < depth && windowRows.length < depth) return hits;
+  const hits: SearchHit[] = [];
+  // Filters that FTS5 does not see (expiry, metadata, the scope of hand-moved sections) are checked
+  // on the ranked records, best first, until enough pass.
+  for (const next of ranked) {
+    const rowid = next.rowid;
+    const row = statements.byRowid.get(rowid) as { searchable: number; section: string } | undefined;
+    if (row === undefined || row.searchable !== 1) continue;
+    const section = JSON.parse(row.section) as MemoryRecordSection;
+    if (!isVisible(section, checked)) continue;
+    const { ownScore, windowScore } = next;
+    hits.push({ section, score: next.score, ...(ownScore > 0 ? { ownScore } : {}), ...(windowScore > 0 ? { windowScore } : {}), terms });
+    if (hits.length === options.limit) break;
   }
+  return hits;
 }
 
 /** One page of a listing by id. */

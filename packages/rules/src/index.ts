@@ -20,7 +20,7 @@ export {
 } from './memory-taxonomy';
 export { credentialPatterns, findCredential, looksLikeCredential, type CredentialPattern } from './credential-patterns';
 export { detectPii, piiRiskOf, type PiiFinding, type PiiScannedContent } from './pii-detection';
-export { orExpression, queryTerms } from './query-terms';
+export { queryTerms, queryWords, type QueryWord } from './query-terms';
 export { averageLengthOf, bm25B, bm25K1, bm25TermScore, inverseDocumentFrequency, type Bm25Corpus } from './bm25';
 export { fuseByReciprocalRank, fuseByWeight, reciprocalRankConstant, type RankedEntry } from './rank-fusion';
 export { classifySentence, extractionRules, noteFallback, smallTalkClassification, splitSentences, type KindRule } from './sentence-classifier';

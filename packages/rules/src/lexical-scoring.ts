@@ -21,9 +21,10 @@ const englishWord = /^[a-z]+$/;
 /**
  * Splits text into lowercase terms: NFKC-normalised, split on every character that is not a
  * letter, a combining mark or a digit (in any script), with stopwords dropped. English words
- * are reduced to their Porter2 stem, so "deploy", "deploys" and "deployed" are one term. The
- * engine's stores and `@memplane/rules/sqlite` index these tokens. Words of other scripts and
- * words with accents are kept whole: an English stemmer would only mangle them.
+ * are reduced to their Porter2 stem, so "deploy", "deploys" and "deployed" are one term. Every
+ * local backend indexes these tokens (the markdown adapter's and the engine's full-text indexes,
+ * the in-memory scans). Words of other scripts and words with accents are kept whole: an English
+ * stemmer would only mangle them.
  */
 export function tokenize(text: string): string[] {
   // Plain ASCII is NFKC already and splits on a simpler class: the same tokens, several times

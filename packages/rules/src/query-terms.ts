@@ -1,24 +1,35 @@
 import { englishStopwords } from './english-stopwords';
+import { tokenize } from './lexical-scoring';
 
-/** The most terms a query keeps, so a pasted document cannot make one huge FTS expression. */
+/** The most terms a query keeps, so a pasted document cannot make one huge index lookup. */
 const maximumTerms = 64;
 
 /**
- * Normalises a query into FTS terms: lower case, possessives dropped, split on anything that is
- * not a letter or digit, stopwords removed (unless nothing else is left), duplicates removed.
+ * The analysed terms of a query, what every backend looks up: NFKC and lower case, possessives
+ * dropped, function and question words out (`englishStopwords`, unless nothing else is left), then
+ * the analyser's stems (`tokenize`), distinct, in order of first appearance, at most 64.
  */
 export function queryTerms(query: string): string[] {
-  const words =
-    query
-      .toLowerCase()
-      .replace(/['’]s\b/g, '')
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
-  const content = words.filter((word) => !englishStopwords.has(word) && word.length > 1);
-  const chosen = content.length > 0 ? content : words;
-  return [...new Set(chosen)].slice(0, maximumTerms);
+  return queryWords(query).map((entry) => entry.term);
 }
 
-/** An FTS5 expression that ORs the terms; each is quoted, so no term is read as an operator. */
-export function orExpression(terms: ReadonlyArray<string>): string {
-  return terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(' OR ');
+/** One word of a query and the term the analyser makes of it. */
+export interface QueryWord {
+  /** The word as written, lower case (`staging`). */
+  readonly word: string;
+  /** Its analysed term (`stage`). */
+  readonly term: string;
+}
+
+/** The words behind {@link queryTerms}, each with its term: the first word of each distinct term. */
+export function queryWords(query: string): QueryWord[] {
+  const words = query.normalize('NFKC').toLowerCase().replace(/['’]s\b/gu, '').match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+  const content = words.filter((word) => !englishStopwords.has(word));
+  const found = new Map<string, QueryWord>();
+  for (const word of content.length > 0 ? content : words) {
+    const [term] = tokenize(word);
+    if (term !== undefined && !found.has(term)) found.set(term, { word, term });
+    if (found.size === maximumTerms) break;
+  }
+  return [...found.values()];
 }

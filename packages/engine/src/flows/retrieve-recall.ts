@@ -1,5 +1,5 @@
 import { MemoryError } from '@memplane/core';
-import { distinctTerms, englishStopwords, fuseByReciprocalRank, reciprocalRankConstant } from '@memplane/rules';
+import { fuseByReciprocalRank, queryTerms, reciprocalRankConstant } from '@memplane/rules';
 import { z } from 'zod';
 import type { EngineServices } from '../engine/engine-services';
 import type { PipelineStep } from '../pipeline/pipeline-step';
@@ -12,13 +12,6 @@ import { effectiveStability } from '../taxonomy/item-governance';
 import type { ResolvedRetrieveOptions } from './retrieve-options';
 import type { RetrievalLayer } from './retrieve-routing';
 import { rankWithWindows, windowSettingsOf } from './context-windows';
-
-/** The analysed terms of a query: function and question words out (unless nothing else is left), then stemmed. */
-export function queryTermsOf(query: string): string[] {
-  const words = query.normalize('NFKC').toLowerCase().replace(/['’]s\b/gu, '').match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
-  const content = words.filter((word) => !englishStopwords.has(word));
-  return distinctTerms((content.length > 0 ? content : words).join(' '));
-}
 
 type Step = PipelineStep<EngineServices>;
 
@@ -63,7 +56,7 @@ export const recallItemsStep: Step = {
     const range = state.scopeRange as ScopeRange;
     const now = services.now();
     const filter = filterOf(options, now);
-    const terms = queryTermsOf(String(state.query));
+    const terms = queryTerms(String(state.query));
     const windowSettings = windowSettingsOf(config);
     const windowed = await rankWithWindows(services.store, range, filter, terms, { ...windowSettings, scanLimit: Math.min(windowSettings.scanLimit, options.contextScanLimit) }, options.lexicalLimit);
     if (windowed === undefined && windowSettings.weight > 0 && terms.length > 0) degraded.push('neighbour windows: the range holds more items than the scan limit');
