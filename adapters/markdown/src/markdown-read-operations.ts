@@ -123,7 +123,8 @@ export function createReadOperations(context: MarkdownContext): ReadOperations {
         steps.push({
           handle,
           stage: trace === undefined ? 'returned' : 'fusion',
-          ...(snippet.score === undefined ? {} : { score: snippet.score }),
+          // The score the adapter gave (before the contract made it a share of the answer's best).
+          ...(snippet.score === undefined ? {} : { score: snippet.rawScore ?? snippet.score }),
           details: trace === undefined ? 'No trace kept for this record (it was not returned by a recent query of this adapter).' : `kind ${found.section.kind}, status ${found.section.status}`,
         });
       }

@@ -107,7 +107,7 @@ describe('query', () => {
 });
 
 describe('explain', () => {
-  it('gives one lexical step per snippet with its score and the terms it matched', async () => {
+  it('gives one lexical step per snippet with its BM25 score and the terms it matched', async () => {
     const adapter = createTestAdapter();
     await write(adapter, acme, 'Deploys happen on Tuesdays.', 'Deploys are frozen in December.');
     const result = await adapter.query(ask('deploys tuesdays december'));
@@ -116,13 +116,13 @@ describe('explain', () => {
       {
         handle: result.snippets[0]?.handle,
         stage: 'lexical',
-        score: result.snippets[0]?.score,
+        score: result.snippets[0]?.rawScore,
         details: 'matched: deploy, tuesday',
       },
       {
         handle: result.snippets[1]?.handle,
         stage: 'lexical',
-        score: result.snippets[1]?.score,
+        score: result.snippets[1]?.rawScore,
         details: 'matched: deploy, decemb',
       },
     ]);

@@ -50,7 +50,7 @@ function reportedQueryTerms(usage: MemoryUsage[] | undefined): string[] | undefi
 
 /**
  * `explain`: one `lexical` step per snippet of the result that is still visible in the scope,
- * with the score the query gave it and the query terms its current text and summary contain.
+ * with the BM25 score the query gave it and the query terms its current text and summary contain.
  * Snippets of other adapters, and records since forgotten or outside the scope, get no step.
  */
 export function explain(context: MemoryAdapterContext, result: MemoryContextBundle, scope: MemoryScope): MemoryExplanation {
@@ -65,7 +65,8 @@ export function explain(context: MemoryAdapterContext, result: MemoryContextBund
       matched === undefined
         ? 'matched: unknown (the result carries no query terms from the memory adapter)'
         : `matched: ${matched.length === 0 ? 'none' : matched.join(', ')}`;
-    return [{ handle: handleOf(record), stage: 'lexical', ...(snippet.score === undefined ? {} : { score: snippet.score }), details }];
+    // The BM25 score the query gave (the snippet's raw score, before the contract made it a share of the best).
+    return [{ handle: handleOf(record), stage: 'lexical', ...(snippet.score === undefined ? {} : { score: snippet.rawScore ?? snippet.score }), details }];
   });
   return { steps };
 }

@@ -197,7 +197,8 @@ describe('search', () => {
     // Two of the query's five words: similarity 0.4, under Supermemory's default threshold of 0.5.
     const query = { bindingKey, scope, query: 'when do deploys happen usually', topK: 5 };
     const found = await environment.createAdapter().query(query);
-    expect(found.snippets.map((snippet) => [snippet.text, snippet.score])).toEqual([['Deploys happen on Tuesdays.', 0.4]]);
+    // Supermemory's similarity stays as the raw score; the only snippet is the answer's best.
+    expect(found.snippets.map((snippet) => [snippet.text, snippet.rawScore, snippet.score])).toEqual([['Deploys happen on Tuesdays.', 0.4, 1]]);
     expect((await environment.createAdapter({ searchThreshold: 0.5 }).query(query)).snippets).toEqual([]);
   });
 
@@ -207,7 +208,7 @@ describe('search', () => {
     await environment.createAdapter().upsertRecords({ bindingKey, scope, records: texts.map((text) => ({ text })) });
     const found = await environment.createAdapter().query({ bindingKey, scope, query: 'alpha beta gamma delta epsilon zeta eta theta iota kappa', topK: 5 });
     expect(found.snippets.map((snippet) => snippet.text)).toEqual(texts.slice(2).reverse());
-    expect(found.snippets.at(-1)?.score).toBe(0.3);
+    expect(found.snippets.at(-1)?.rawScore).toBe(0.3);
   });
 
   it('gives a chunk hit the handle of its document, which get and forget can use', async () => {

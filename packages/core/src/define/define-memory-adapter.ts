@@ -12,6 +12,7 @@ import type { MemoryUsage } from '../memory-adapter/v1/memory-adapter-v1-usage';
 import type { MemoryWarning } from '../memory-adapter/v1/memory-adapter-v1-warning';
 import { copyValidReport } from '../schemas/envelope-fast-path';
 import { parseScopedSnippets } from '../schemas/parse-snippets';
+import { withRelevance } from './snippet-relevance';
 import { copyValidListRequest, copyValidQueryRequest, copyValidScope } from '../schemas/request-fast-path';
 import { parseInput, parseProviderResult, readProviderResult } from '../schemas/parse-with-schema';
 import * as requests from '../schemas/request-schemas';
@@ -174,7 +175,7 @@ export function defineMemoryAdapter(implementation: MemoryAdapterImplementation)
       const valid = copyValidQueryRequest(request) ?? parseInput(requests.memoryQueryRequestSchema, request, 'query request');
       const bundle = await run('query result', parseQueryEnvelope, () => implementation.query(valid), filterWarnings(valid.metadataFilter));
       const checks = { description: `${key} query result`, pathPrefix: 'snippets', limit: valid.topK ?? 10 };
-      bundle.snippets = parseSnippetArray(bundle.snippets, valid.scope, bundle.warnings, checks);
+      bundle.snippets = withRelevance(parseSnippetArray(bundle.snippets, valid.scope, bundle.warnings, checks));
       return bundle as MemoryContextBundle;
     },
 

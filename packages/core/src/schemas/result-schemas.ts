@@ -16,6 +16,7 @@ export const memorySnippetSchema = z.object({
   handle: memoryRecordHandleSchema,
   text: z.string(),
   score: z.number().optional(),
+  rawScore: z.number().optional(),
   summary: z.string().optional(),
   source: returnedSourceRefSchema.optional(),
   metadata: metadataSchema.optional(),

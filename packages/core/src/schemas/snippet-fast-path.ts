@@ -73,11 +73,12 @@ export function copyValidSnippet(value: unknown): MemorySnippet | undefined {
 
 function copySnippet(value: unknown): MemorySnippet | undefined {
   if (!isObject(value)) return undefined;
-  const { text, handle, score, summary, metadata, createdAt, updatedAt } = value;
+  const { text, handle, score, rawScore, summary, metadata, createdAt, updatedAt } = value;
   if (typeof text !== 'string' || !isObject(handle)) return undefined;
   const { providerKey, providerRecordId } = handle;
   if (typeof providerKey !== 'string' || typeof providerRecordId !== 'string') return undefined;
   if (score !== undefined && !(typeof score === 'number' && Number.isFinite(score))) return undefined;
+  if (rawScore !== undefined && !(typeof rawScore === 'number' && Number.isFinite(rawScore))) return undefined;
   if (!optionalString(summary) || !optionalString(createdAt) || !optionalString(updatedAt)) return undefined;
   if (metadata !== undefined && !isJsonObject(metadata)) return undefined;
   const source = copySource(value.source);
@@ -88,6 +89,7 @@ function copySnippet(value: unknown): MemorySnippet | undefined {
     text,
   };
   if (score !== undefined) snippet.score = score;
+  if (rawScore !== undefined) snippet.rawScore = rawScore;
   if (summary !== undefined) snippet.summary = summary as string;
   if (source !== undefined) snippet.source = source;
   if (metadata !== undefined) snippet.metadata = metadata;

@@ -21,8 +21,15 @@ export interface MemorySnippet {
   handle: MemoryRecordHandle;
   /** The record text. */
   text: string;
-  /** The relevance score, for query results. Higher is more relevant; the scale is the provider's. */
+  /**
+   * On a query result, the relevance in [0, 1] relative to the best snippet of the answer: the best
+   * has 1, one matching half as strongly 0.5, so scores compare within one answer (not across
+   * answers). An adapter implementation returns its provider's own score here, on any scale where
+   * higher is more relevant; the contract turns it into relevance and keeps it as `rawScore`.
+   */
   score?: number;
+  /** On a query result, the adapter's own score (BM25, cosine similarity, fused rank) behind `score`, on the provider's scale. */
+  rawScore?: number;
   /** A short summary of the record, when one exists. */
   summary?: string;
   /** Where the record came from, unchanged from the write. */
