@@ -25,6 +25,15 @@ describe('comparing benchmark results of two revisions', () => {
     expect(compareRounds([[writes, other]], [[writes]])).toEqual([{ table: 'Writes', label: 'SQLite', column: 'median', base: 28290, current: 28290, ratio: 1 }]);
   });
 
+  it('reads a table of measures as rows, each cell that starts with a number a figure, goals and blanks skipped', () => {
+    const measures = (write: string): ResultTable => ({ title: '100k', columns: ['measure', 'goal', 'markdown', 'MiniSearch'], rows: [['writes (k/s)', '≥ 10', write, '12.1 (addAll)'], ['open (ms)', '≤ 100', '24.1', '']] });
+    expect(compareRounds([[measures('10.1 (100 µs CPU per record)')]], [[measures('8.2 (125 µs CPU per record)')]])).toEqual([
+      { table: '100k', label: 'writes (k/s) · markdown', column: 'figure', base: 10.1, current: 8.2, ratio: 8.2 / 10.1 },
+      { table: '100k', label: 'writes (k/s) · MiniSearch', column: 'figure', base: 12.1, current: 12.1, ratio: 1 },
+      { table: '100k', label: 'open (ms) · markdown', column: 'figure', base: 24.1, current: 24.1, ratio: 1 },
+    ]);
+  });
+
   it('finds the median of an odd and an even count, and none of nothing', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);

@@ -40,6 +40,10 @@ function figuresOf(rounds: readonly (readonly ResultTable[])[]): Map<string, { t
   const figures = new Map<string, { table: string; label: string; column: string; values: number[] }>();
   for (const tables of rounds) {
     for (const table of tables) {
+      if (table.columns[0] === 'measure') {
+        addMeasures(figures, table);
+        continue;
+      }
       const index = comparedColumn(table);
       if (index <= 0) continue;
       for (const row of table.rows) {
@@ -54,6 +58,25 @@ function figuresOf(rounds: readonly (readonly ResultTable[])[]): Map<string, { t
     }
   }
   return figures;
+}
+
+/**
+ * A table of measures as rows and systems as columns (markdown-performance): every cell that
+ * starts with a number (`7.4 (133 µs CPU per record)` is 7.4) is a figure, labelled by its measure
+ * and its column. Goals (`≤ 2`) start with no number and are skipped.
+ */
+function addMeasures(figures: Map<string, { table: string; label: string; column: string; values: number[] }>, table: ResultTable): void {
+  for (const row of table.rows) {
+    row.slice(1).forEach((cell, offset) => {
+      const leading = /^\s*(-?[\d,]+(?:\.\d+)?)/.exec(String(cell));
+      if (leading === null) return;
+      const label = `${row[0]} · ${table.columns[offset + 1]}`;
+      const key = `${table.title}\u0000${label}`;
+      const entry = figures.get(key) ?? { table: table.title, label, column: 'figure', values: [] };
+      entry.values.push(Number((leading[1] as string).replace(/,/g, '')));
+      figures.set(key, entry);
+    });
+  }
 }
 
 /** Every row of either revision, with the median of its figure over the rounds at each. */
