@@ -128,6 +128,17 @@ describe('defineMemoryAdapter: results', () => {
     expect(bundle.snippets.map((snippet) => snippet.handle.providerRecordId)).toEqual([first, second]);
   });
 
+  it('hands callers relevance in [0, 1] whatever the provider scored (a clamped BM25 of 9.24e-7, a raw 4.6), keeping the raw score', async () => {
+    const raw = [4.6, 9.24e-7, 0.5];
+    const adapter = defineMemoryAdapter({
+      ...createLeakyImplementation().implementation,
+      query: async () => ({ snippets: raw.map((score, index) => ({ handle: { providerKey: key, providerRecordId: `r${index}` }, text: `t${index}`, score })) }),
+    });
+    const bundle = await adapter.query({ bindingKey, scope: requestScope, query: 'anything' });
+    expect(bundle.snippets.map((snippet) => snippet.rawScore)).toEqual(raw);
+    expect(bundle.snippets.map((snippet) => snippet.score)).toEqual([1, 9.24e-7 / 4.6, 0.5 / 4.6]);
+  });
+
   it('warns that a metadataFilter was ignored when the adapter cannot filter', async () => {
     const { adapter } = createLeakyImplementation();
     const expected = [{ type: 'unsupported', feature: 'metadataFilter', details: 'The filter was ignored.' }];
