@@ -35,9 +35,20 @@ export function median(values: readonly number[]): number | undefined {
   return sorted.length % 2 === 1 ? sorted[middle] : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
+/** The figures of one row label of one table, over the rounds. */
+type Figures = Map<string, { table: string; label: string; column: string; values: number[] }>;
+
+/** Adds one figure of a round under its table and label. */
+function addFigure(figures: Figures, table: string, label: string, column: string, value: number): void {
+  const key = `${table}\u0000${label}`;
+  const entry = figures.get(key) ?? { table, label, column, values: [] };
+  entry.values.push(value);
+  figures.set(key, entry);
+}
+
 /** The figures of every round, by table title and row label. */
-function figuresOf(rounds: readonly (readonly ResultTable[])[]): Map<string, { table: string; label: string; column: string; values: number[] }> {
-  const figures = new Map<string, { table: string; label: string; column: string; values: number[] }>();
+function figuresOf(rounds: readonly (readonly ResultTable[])[]): Figures {
+  const figures: Figures = new Map();
   for (const tables of rounds) {
     for (const table of tables) {
       if (table.columns[0] === 'measure') {
@@ -47,13 +58,8 @@ function figuresOf(rounds: readonly (readonly ResultTable[])[]): Map<string, { t
       const index = comparedColumn(table);
       if (index <= 0) continue;
       for (const row of table.rows) {
-        const label = row.slice(0, index).join(' · ');
         const value = Number(String(row[index]).replace(/,/g, ''));
-        if (!Number.isFinite(value)) continue;
-        const key = `${table.title}\u0000${label}`;
-        const entry = figures.get(key) ?? { table: table.title, label, column: table.columns[index] as string, values: [] };
-        entry.values.push(value);
-        figures.set(key, entry);
+        if (Number.isFinite(value)) addFigure(figures, table.title, row.slice(0, index).join(' · '), table.columns[index] as string, value);
       }
     }
   }
@@ -65,16 +71,11 @@ function figuresOf(rounds: readonly (readonly ResultTable[])[]): Map<string, { t
  * starts with a number (`7.4 (133 µs CPU per record)` is 7.4) is a figure, labelled by its measure
  * and its column. Goals (`≤ 2`) start with no number and are skipped.
  */
-function addMeasures(figures: Map<string, { table: string; label: string; column: string; values: number[] }>, table: ResultTable): void {
+function addMeasures(figures: Figures, table: ResultTable): void {
   for (const row of table.rows) {
     row.slice(1).forEach((cell, offset) => {
       const leading = /^\s*(-?[\d,]+(?:\.\d+)?)/.exec(String(cell));
-      if (leading === null) return;
-      const label = `${row[0]} · ${table.columns[offset + 1]}`;
-      const key = `${table.title}\u0000${label}`;
-      const entry = figures.get(key) ?? { table: table.title, label, column: 'figure', values: [] };
-      entry.values.push(Number((leading[1] as string).replace(/,/g, '')));
-      figures.set(key, entry);
+      if (leading !== null) addFigure(figures, table.title, `${row[0]} · ${table.columns[offset + 1]}`, 'figure', Number((leading[1] as string).replace(/,/g, '')));
     });
   }
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { textIndexesOf } from './markdown-text-indexes';
+import { recordTextIndexOf } from './markdown-record-text-index';
 
 /** Bumped whenever the schema or what the index derives from markdown changes; a mismatch rebuilds. */
 export const indexSchemaVersion = '11';
@@ -50,12 +50,12 @@ export function createIndexSchema(database: Database.Database): void {
     CREATE INDEX IF NOT EXISTS resources_file ON resources(file);
     CREATE INDEX IF NOT EXISTS resources_duplicates ON resources(dedupe_key);
   `);
-  textIndexesOf(database).records.create();
+  recordTextIndexOf(database).create();
 }
 
 /** Drops every table, for a rebuild in place. */
 export function dropIndexSchema(database: Database.Database): void {
-  textIndexesOf(database).records.drop();
+  recordTextIndexOf(database).drop();
   database.exec(`
     DROP TABLE IF EXISTS windows_fts;
     DROP TABLE IF EXISTS vectors;

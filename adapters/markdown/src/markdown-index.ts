@@ -8,7 +8,7 @@ import { RowidAllocator } from './markdown-company-rowids';
 import { enableSecureDelete } from './markdown-forget';
 import type { MarkdownSection, MemoryRecordSection, ResourceSection } from './markdown-section';
 import { scopeKeyOf, scopeTokens } from './markdown-scope-tokens';
-import { blockOf, searchableText, textIndexesOf, type MarkdownTextIndexes } from './markdown-text-indexes';
+import { blockOf, recordTextIndexOf, searchableText, type RecordTextIndex } from './markdown-record-text-index';
 
 /** What the index remembers of a file, to tell whether it changed on disk since it was read. */
 export interface FileStamp {
@@ -35,8 +35,6 @@ export interface IndexedFile extends FileStamp {
   scopeKey: string;
   /** `records` or `resources`. */
   fileKind: 'records' | 'resources';
-  /** The file's number in the full-text index, whose windows run over each file's records in order. */
-  sequence: number;
 }
 
 /** A record row: its section and where it lives. */
@@ -84,7 +82,7 @@ export class MarkdownIndex {
   /** Set when the vector tables exist, so removed records lose their vectors too. */
   vectorTablesPresent = false;
   private readonly statements;
-  private readonly text: MarkdownTextIndexes;
+  private readonly text: RecordTextIndex;
   /** Full-text rows of the file being written, indexed together (one update of the totals). */
   private readonly pendingText: Array<LexicalDocument<'body' | 'metadata'>> = [];
   private readonly tokensByScope = new Map<string, string>();
@@ -94,7 +92,7 @@ export class MarkdownIndex {
   private vectorStatements: { deleteVector: Database.Statement; deleteRow: Database.Statement } | undefined;
 
   constructor(readonly database: Database.Database, private readonly indexWindows = true) {
-    this.text = textIndexesOf(database);
+    this.text = recordTextIndexOf(database);
     enableSecureDelete(database);
     const placeholders = scopeColumns.map(() => '?').join(', ');
     this.statements = {
@@ -149,7 +147,7 @@ export class MarkdownIndex {
     const vectors = this.vectorTablesPresent ? this.vectorStatementsOf() : undefined;
     for (const row of this.statements.rowsOfFile.all(path) as Array<{ rowid: number; searchable: number }>) {
       if (row.searchable !== 1) continue;
-      this.text.records.delete(row.rowid);
+      this.text.delete(row.rowid);
       vectors?.deleteVector.run(BigInt(row.rowid));
       vectors?.deleteRow.run(BigInt(row.rowid));
     }
@@ -290,7 +288,7 @@ export class MarkdownIndex {
    * at 100k records, so only `forget` runs it.
    */
   purgeDeletedTerms(): void {
-    this.text.records.optimize();
+    this.text.optimize();
   }
 
   /** Row counts, for stats. */
@@ -355,7 +353,7 @@ export class MarkdownIndex {
 
   private flushText(): void {
     if (this.pendingText.length === 0) return;
-    this.text.records.insertMany(this.pendingText);
+    this.text.insertMany(this.pendingText);
     this.pendingText.length = 0;
   }
 
@@ -374,6 +372,5 @@ function toIndexedFile(row: Record<string, unknown>): IndexedFile {
     recordCount: Number(row.record_count),
     scopeKey: row.scope_key as string,
     fileKind: row.file_kind as IndexedFile['fileKind'],
-    sequence: Number(row.sequence),
   };
 }

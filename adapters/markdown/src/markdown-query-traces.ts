@@ -1,3 +1,5 @@
+import type { QueryWord } from '@memplane/rules';
+
 /** How one snippet of a query result was found. */
 export interface SnippetTrace {
   /** The BM25 score, when the lexical search found it. */
@@ -10,8 +12,8 @@ export interface SnippetTrace {
   vectorRank?: number;
   /** The fused score that ordered the result. */
   finalScore: number;
-  /** The query terms that matched. */
-  matchedTerms: string[];
+  /** The query's words and their terms; `explain` reports those the record holds (matched terms are not worked out on every query). */
+  queryWords: readonly QueryWord[];
 }
 
 /** The traces of the most recent queries, by record id, for `explain`. Bounded, oldest dropped first. */

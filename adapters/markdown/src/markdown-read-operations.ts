@@ -13,7 +13,7 @@ import { queryWords, tokenize } from '@memplane/rules';
 import { localUsage, takeWarnings, type MarkdownContext } from './markdown-context';
 import { listSections, searchLexical } from './markdown-search';
 import type { MemoryRecordSection } from './markdown-section';
-import { searchableText } from './markdown-text-indexes';
+import { searchableText } from './markdown-record-text-index';
 import { markdownAdapterKey, toSnippet } from './markdown-snippet';
 import { buildProfile } from './markdown-profile';
 
@@ -51,12 +51,11 @@ export function createReadOperations(context: MarkdownContext): ReadOperations {
       }
       const words = queryWords(request.query);
       const snippets = hits.map((hit) => {
-        const tokens = new Set(tokenize(searchableText(hit.section)));
         context.traces.remember(hit.section.id, {
           finalScore: hit.score,
           ...('lexicalScore' in hit && hit.lexicalScore !== undefined ? { lexicalScore: hit.lexicalScore, lexicalRank: hit.lexicalRank } : {}),
           ...('vectorScore' in hit && hit.vectorScore !== undefined ? { vectorScore: hit.vectorScore, vectorRank: hit.vectorRank } : {}),
-          matchedTerms: words.filter((entry) => tokens.has(entry.term)).map((entry) => entry.word),
+          queryWords: words,
         });
         return toSnippet(hit.section, hit.score);
       });
@@ -117,7 +116,9 @@ export function createReadOperations(context: MarkdownContext): ReadOperations {
         const trace = context.traces.recall(found.section.id);
         const handle = snippet.handle;
         if (trace?.lexicalScore !== undefined) {
-          steps.push({ handle, stage: 'lexical', score: trace.lexicalScore, details: `BM25 rank ${trace.lexicalRank}; matched terms: ${trace.matchedTerms.join(', ') || '(neighbour context or metadata only)'}` });
+          const tokens = new Set(tokenize(searchableText(found.section)));
+          const matched = trace.queryWords.filter((entry) => tokens.has(entry.term)).map((entry) => entry.word);
+          steps.push({ handle, stage: 'lexical', score: trace.lexicalScore, details: `BM25 rank ${trace.lexicalRank}; matched terms: ${matched.join(', ') || '(neighbour context or metadata only)'}` });
         }
         if (trace?.vectorScore !== undefined) steps.push({ handle, stage: 'vector', score: trace.vectorScore, details: `cosine rank ${trace.vectorRank}` });
         steps.push({

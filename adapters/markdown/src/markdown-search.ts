@@ -6,7 +6,7 @@ import { rankCandidates } from './markdown-candidate-ranking';
 import { companyRowids } from './markdown-company-rowids';
 import { matchesMetadataFilter } from './markdown-metadata-filter';
 import { scopeCondition } from './markdown-scope-tokens';
-import { blockOf, textIndexesOf } from './markdown-text-indexes';
+import { blockOf, recordTextIndexOf } from './markdown-record-text-index';
 import type { MemoryRecordSection } from './markdown-section';
 
 /** The weights of the lexical score. Tuned on the LoCoMo dev half (see BENCHMARKS.md). */
@@ -118,16 +118,16 @@ function searchInSnapshot(database: Database.Database, scope: MemoryScope, query
   const range = { block: blockOf(rowids.first), first: rowids.first, last: rowids.last };
   const filter = scopeCondition(scope);
   const statements = statementsOf(database);
-  const text = textIndexesOf(database);
+  const index = recordTextIndexOf(database);
   const { body, context, metadata } = options.weights;
   const own = new Map<number, number>();
   let windowed: WindowedScores = { documents: new Map(), bestWindow: new Map(), windows: new Map() };
   if (context > 0) {
-    windowed = text.records.scoreWithWindows(terms, range, filter);
+    windowed = index.scoreWithWindows(terms, range, filter);
     if (body > 0) for (const [rowid, score] of windowed.documents) own.set(rowid, body * score);
-  } else if (body > 0) for (const [rowid, score] of text.records.score('body', terms, range, filter)) own.set(rowid, body * score);
-  if (metadata > 0) for (const [rowid, score] of text.records.score('metadata', terms, range, filter)) own.set(rowid, (own.get(rowid) ?? 0) + metadata * score);
-  const ranked = rankCandidates({ own, bestWindow: windowed.bestWindow, windows: windowed.windows, context, membersOf: (keys) => text.records.windowMembers(keys) });
+  } else if (body > 0) for (const [rowid, score] of index.score('body', terms, range, filter)) own.set(rowid, body * score);
+  if (metadata > 0) for (const [rowid, score] of index.score('metadata', terms, range, filter)) own.set(rowid, (own.get(rowid) ?? 0) + metadata * score);
+  const ranked = rankCandidates({ own, bestWindow: windowed.bestWindow, windows: windowed.windows, context, membersOf: (keys) => index.windowMembers(keys) });
   const checked = { ...options, scope };
   const hits: SearchHit[] = [];
   // Filters that FTS5 does not see (expiry, metadata, the scope of hand-moved sections) are checked
