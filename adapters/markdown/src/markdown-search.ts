@@ -1,8 +1,6 @@
 import type Database from 'better-sqlite3';
 import { memoryScopeFields, scopeMatches, type MemoryScope } from '@memplane/core';
-import { queryTerms } from '@memplane/rules';
-import type { WindowedScores } from '@memplane/rules/sqlite';
-import { rankCandidates } from './markdown-candidate-ranking';
+import { queryTerms, rankCandidates, type WindowedScores } from '@memplane/rules';
 import { companyRowids } from './markdown-company-rowids';
 import { matchesMetadataFilter } from './markdown-metadata-filter';
 import { scopeCondition } from './markdown-scope-tokens';
@@ -127,7 +125,7 @@ function searchInSnapshot(database: Database.Database, scope: MemoryScope, query
     if (body > 0) for (const [rowid, score] of windowed.documents) own.set(rowid, body * score);
   } else if (body > 0) for (const [rowid, score] of index.score('body', terms, range, filter)) own.set(rowid, body * score);
   if (metadata > 0) for (const [rowid, score] of index.score('metadata', terms, range, filter)) own.set(rowid, (own.get(rowid) ?? 0) + metadata * score);
-  const ranked = rankCandidates({ own, bestWindow: windowed.bestWindow, windows: windowed.windows, context, membersOf: (keys) => index.windowMembers(keys) });
+  const ranked = rankCandidates({ own, bestWindow: windowed.bestWindow, windows: windowed.windows, context }, (keys) => index.windowMembers(keys));
   const checked = { ...options, scope };
   const hits: SearchHit[] = [];
   // Filters that FTS5 does not see (expiry, metadata, the scope of hand-moved sections) are checked

@@ -36,3 +36,6 @@ export {
   type ConversationTurn,
 } from './conversation-turns';
 export { distinctTerms, rankByBm25, tokenize, type LexicalDocument, type LexicalMatch } from './lexical-scoring';
+export { scoreDocuments, scoreWithWindows, type LexicalPosting, type LexicalTotals, type PendingWindows, type WindowedScores } from './windowed-bm25';
+export { rankCandidates, rankCandidatesAsync, type CandidateScores, type RankedCandidate, type WindowMembers } from './candidate-ranking';
+export { windowKeyOf, windowKeysCovering, windowOfKey, type SequencePosition, type WindowShape } from './lexical-windows';

@@ -1,6 +1,7 @@
 import { MemoryConfigurationError } from '@memplane/core';
 import { averageLengthOf, bm25TermScore, inverseDocumentFrequency } from '../bm25';
-import { checkSequencePosition, checkWindowShape, windowKeysCovering, type SequencePosition, type WindowShape } from './lexical-windows';
+import { scoreWithWindows as scoreWindowed, type LexicalPosting, type WindowedScores } from '../windowed-bm25';
+import { checkSequencePosition, checkWindowShape, windowKeysCovering, type SequencePosition, type WindowShape } from '../lexical-windows';
 import type { SqliteDatabaseLike, SqliteStatementLike } from './sqlite-database-like';
 import { SqliteWindowTable, type WindowChange } from './sqlite-window-table';
 import { encodeRepeats, frequencyIn } from './term-repeats';
@@ -53,19 +54,6 @@ export interface SqliteLexicalIndexOptions<Field extends string> {
   readonly filterColumn?: string;
   /** Neighbour windows over the documents' sequences, scored from the members' postings. */
   readonly windows?: WindowShape<Field>;
-}
-
-/** What {@link SqliteLexicalIndex.scoreWithWindows} finds. */
-export interface WindowedScores {
-  /** The BM25 of the windows' field for each document that holds a query term and passes the filter. */
-  readonly documents: Map<number, number>;
-  /**
-   * The BM25 of each window (by key) that holds a query term in a document passing the filter. The
-   * corpus is the block's windows: a window's length and term frequencies are its members' sums.
-   */
-  readonly windows: Map<number, number>;
-  /** For each document of `documents`, the best score of a window holding it. */
-  readonly bestWindow: Map<number, number>;
 }
 
 /**
@@ -256,51 +244,24 @@ export class SqliteLexicalIndex<Field extends string> {
   scoreWithWindows(queryTerms: readonly string[], range: LexicalRange, filter?: string): WindowedScores {
     const shape = this.options.windows;
     if (shape === undefined) throw new MemoryConfigurationError({ message: `the lexical index ${this.options.name} has no windows` });
-    const found: WindowedScores = { documents: new Map(), windows: new Map(), bestWindow: new Map() };
     const totals = this.totals(range.block);
     const field = shape.field;
-    if (totals.documents === 0 || totals.lengths[field] === 0) return found;
-    const averageLength = averageLengthOf({ documents: totals.documents, totalLength: totals.lengths[field] });
+    if (totals.documents === 0 || totals.lengths[field] === 0) return { documents: new Map(), windows: new Map(), bestWindow: new Map() };
     const postings = this.statement(this.postingsSql.get(field) as string, { raw: true });
     const matching = this.statement(this.sql.matching, { raw: true });
-    const perTerm: Array<{ idf: number; frequencies: Map<number, number> }> = [];
-    const placed = new Map<number, readonly number[]>();
+    const byTerm = new Map<string, LexicalPosting[]>();
     for (const term of new Set(queryTerms)) {
       const phrase = phraseOf(field, term);
       const rows = postings.all(phrase, range.first, range.last) as Array<[number, number, string | null, number | null, number | null]>;
       if (rows.length === 0) continue;
       const passing = filter === undefined ? undefined : new Set((matching.all(`(${filter}) AND ${phrase}`, range.first, range.last) as Array<[number]>).map(([rowid]) => rowid));
-      const idf = inverseDocumentFrequency(totals.documents, rows.length);
-      const frequencies = new Map<number, number>();
-      for (const [rowid, length, repeats, sequence, position] of rows) {
-        const frequency = frequencyIn(repeats, term);
-        const passes = passing === undefined || passing.has(rowid);
-        if (passes) found.documents.set(rowid, (found.documents.get(rowid) ?? 0) + bm25TermScore(idf, frequency, length, averageLength));
-        if (sequence === null || position === null) continue;
-        const keys = placed.get(rowid) ?? windowKeysCovering(sequence, position, shape);
-        for (const key of keys) frequencies.set(key, (frequencies.get(key) ?? 0) + frequency);
-        if (passes) placed.set(rowid, keys);
-      }
-      perTerm.push({ idf: inverseDocumentFrequency(totals.windows, frequencies.size), frequencies });
+      byTerm.set(
+        term,
+        rows.map(([rowid, length, repeats, sequence, position]) => ({ rowid, length, frequency: frequencyIn(repeats, term), sequence, position, passes: passing === undefined || passing.has(rowid) })),
+      );
     }
-    if (placed.size === 0 || totals.windows === 0) return found;
-    const eligible = new Set<number>();
-    for (const keys of placed.values()) for (const key of keys) eligible.add(key);
-    const averageWindowLength = averageLengthOf({ documents: totals.windows, totalLength: totals.windowLength });
-    for (const [key, length] of this.windowsOf().lengthsOf([...eligible])) {
-      let score = 0;
-      for (const { idf, frequencies } of perTerm) {
-        const frequency = frequencies.get(key);
-        if (frequency !== undefined) score += bm25TermScore(idf, frequency, length, averageWindowLength);
-      }
-      found.windows.set(key, score);
-    }
-    for (const [rowid, keys] of placed) {
-      let best = 0;
-      for (const key of keys) best = Math.max(best, found.windows.get(key) ?? 0);
-      found.bestWindow.set(rowid, best);
-    }
-    return found;
+    const pending = scoreWindowed({ documents: totals.documents, length: totals.lengths[field], windows: totals.windows, windowLength: totals.windowLength }, byTerm, shape);
+    return pending.finish(pending.keys.length === 0 ? new Map() : this.windowsOf().lengthsOf(pending.keys));
   }
 
   /** The members of these windows (documents with tokens in the windows' field), as [window key, rowid] pairs. */

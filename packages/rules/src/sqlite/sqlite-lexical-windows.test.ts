@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { MemoryConfigurationError, MemoryValidationError } from '@memplane/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rankByBm25 } from '../lexical-scoring';
-import { windowKeyOf, windowKeysCovering } from './lexical-windows';
+import { windowKeyOf, windowKeysCovering } from '../lexical-windows';
 import { SqliteLexicalIndex } from './sqlite-lexical-index';
 
 const databases: Database.Database[] = [];

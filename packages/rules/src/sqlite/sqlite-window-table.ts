@@ -1,4 +1,4 @@
-import { windowOfKey } from './lexical-windows';
+import { windowOfKey } from '../lexical-windows';
 import type { SqliteDatabaseLike, SqliteStatementLike } from './sqlite-database-like';
 
 /** A change to one window: documents joining (positive) or leaving (negative) and their length. */

@@ -1,26 +1,56 @@
-/** One ranked record and the parts of its score. */
+/** One ranked document and the parts of its score. */
 export interface RankedCandidate {
   readonly rowid: number;
   /** `ownScore + context × windowScore`. */
   readonly score: number;
-  /** Its own weighted BM25 (text, summary and metadata), 0 when it matched through windows alone. */
+  /** Its own (weighted) BM25, 0 when it matched through windows alone. */
   readonly ownScore: number;
   /** The best score of a window holding it, 0 when none matched. */
   readonly windowScore: number;
 }
 
-/** What a search found, for {@link rankCandidates}. */
-export interface CandidateSources {
-  /** Each record's own weighted BM25. */
+/** What a windowed search found (`scoreWithWindows`), for {@link rankCandidates}. */
+export interface CandidateScores {
+  /** Each document's own (weighted) BM25. */
   readonly own: ReadonlyMap<number, number>;
-  /** The best window score of each record that holds a query term in its text (exact: every window holding it was scored). */
+  /** The best window score of each document that holds a query term in the windows' field (exact: every window holding it was scored). */
   readonly bestWindow: ReadonlyMap<number, number>;
   /** Each window found, by key, and its score. */
   readonly windows: ReadonlyMap<number, number>;
   /** The weight of a window's score. */
   readonly context: number;
-  /** The members of windows, as [window key, rowid] pairs. */
-  readonly membersOf: (keys: readonly number[]) => ReadonlyArray<readonly [number, number]>;
+}
+
+/** The members of windows, as [window key, rowid] pairs. */
+export type WindowMembers = ReadonlyArray<readonly [number, number]>;
+
+/** What the ranking needs next: the members of some windows, or a candidate is ready. */
+type RankingStep = { readonly members: readonly number[] } | { readonly candidate: RankedCandidate };
+
+/** The candidates best first, reading window members through a synchronous index (SQLite). */
+export function* rankCandidates(scores: CandidateScores, membersOf: (keys: readonly number[]) => WindowMembers): Generator<RankedCandidate> {
+  const steps = rankingSteps(scores);
+  for (let step = steps.next(); step.done !== true; ) {
+    const value: RankingStep = step.value;
+    if ('members' in value) step = steps.next(membersOf(value.members));
+    else {
+      yield value.candidate;
+      step = steps.next();
+    }
+  }
+}
+
+/** The candidates best first, reading window members through an asynchronous index (Postgres). */
+export async function* rankCandidatesAsync(scores: CandidateScores, membersOf: (keys: readonly number[]) => Promise<WindowMembers>): AsyncGenerator<RankedCandidate> {
+  const steps = rankingSteps(scores);
+  for (let step = steps.next(); step.done !== true; ) {
+    const value: RankingStep = step.value;
+    if ('members' in value) step = steps.next(await membersOf(value.members));
+    else {
+      yield value.candidate;
+      step = steps.next();
+    }
+  }
 }
 
 type Entry = { rowid: number; score: number; ownScore: number; windowScore: number };
@@ -35,9 +65,10 @@ const firstExpansion = 16;
  * record that holds no query term scores through its windows alone, so its windows' members must
  * be read; they are read best window first, only as far as the next candidate needs. A record is
  * yielded once no window left unread could lift another record above it: its score is above
- * `context ×` the best unread window plus the best own score still waiting for its windows.
+ * `context ×` the best unread window plus the best own score still waiting for its windows. The
+ * steps ask for members and yield candidates, so one ranking serves sync and async indexes.
  */
-export function* rankCandidates(sources: CandidateSources): Generator<RankedCandidate> {
+function* rankingSteps(sources: CandidateScores): Generator<RankingStep, void, WindowMembers | undefined> {
   const { own, bestWindow, context } = sources;
   const ready: Entry[] = [];
   for (const [rowid, best] of bestWindow) {
@@ -57,21 +88,21 @@ export function* rankCandidates(sources: CandidateSources): Generator<RankedCand
     const unread = next < windows.length ? context * (windows[next] as [number, number])[1] : undefined;
     if (unread === undefined) {
       for (const [rowid, ownScore] of waiting) pending.push({ rowid, score: ownScore, ownScore, windowScore: 0 });
-      yield* sortedLazily(pending.filter((entry) => entry.score > 0));
+      for (const candidate of sortedLazily(pending.filter((entry) => entry.score > 0))) yield { candidate };
       return;
     }
     let bound = unread;
     for (const ownScore of waiting.values()) bound = Math.max(bound, ownScore + unread);
     const above = pending.filter((entry) => entry.score > bound);
     if (above.length > 0) {
-      yield* sortedLazily(above);
+      for (const candidate of sortedLazily(above)) yield { candidate };
       pending = pending.filter((entry) => entry.score <= bound);
     }
     const keys = windows.slice(next, next + expansion);
     next += keys.length;
     expansion *= 2;
     const members = new Map<number, number[]>();
-    for (const [key, rowid] of sources.membersOf(keys.map(([key]) => key))) {
+    for (const [key, rowid] of (yield { members: keys.map(([key]) => key) }) ?? []) {
       const list = members.get(key);
       if (list === undefined) members.set(key, [rowid]);
       else list.push(rowid);

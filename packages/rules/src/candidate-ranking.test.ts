@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rankCandidates } from './markdown-candidate-ranking';
+import { rankCandidates, rankCandidatesAsync } from './candidate-ranking';
 
 /** A search's findings: windows with members, some members holding a query term, and own scores. */
 const findingsSpec = fc.record({
@@ -26,10 +26,9 @@ describe('rankCandidates', () => {
             bestWindow,
             windows,
             context: findings.context,
-            membersOf: (keys) => {
-              reads.push([...keys]);
-              return keys.flatMap((key) => (findings.windows[key] as { members: number[] }).members.map((rowid) => [key, rowid] as const));
-            },
+          }, (keys) => {
+            reads.push([...keys]);
+            return keys.flatMap((key) => (findings.windows[key] as { members: number[] }).members.map((rowid) => [key, rowid] as const));
           }),
         ].slice(0, taken);
         const everyone = new Set([...own.keys(), ...findings.windows.flatMap((window) => window.members)]);
@@ -57,12 +56,25 @@ describe('rankCandidates', () => {
       bestWindow: new Map([[1, 1], [2, 1]]),
       windows: new Map([[0, 1]]),
       context: 3,
-      membersOf: (keys) => {
-        reads.push([...keys]);
-        return [[0, 1], [0, 2], [0, 3]];
-      },
+    }, (keys) => {
+      reads.push([...keys]);
+      return [[0, 1], [0, 2], [0, 3]];
     });
     expect(ranked.next().value).toEqual({ rowid: 1, score: 13, ownScore: 10, windowScore: 1 });
     expect(reads).toEqual([]);
+  });
+
+  it('ranks the same through an asynchronous index', async () => {
+    await fc.assert(
+      fc.asyncProperty(findingsSpec, async (findings) => {
+        const windows = new Map(findings.windows.map((window, key) => [key, window.score]));
+        const scores = { own: new Map(findings.own), bestWindow: new Map<number, number>(), windows, context: findings.context };
+        const membersOf = (keys: readonly number[]) => keys.flatMap((key) => (findings.windows[key] as { members: number[] }).members.map((rowid) => [key, rowid] as const));
+        const asynchronously = [];
+        for await (const candidate of rankCandidatesAsync(scores, async (keys) => membersOf(keys))) asynchronously.push(candidate);
+        expect(asynchronously).toEqual([...rankCandidates(scores, membersOf)]);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
