@@ -8,6 +8,13 @@ import { windowKeysCovering } from './lexical-windows';
  * here, so the scores are the same doubles whatever the backend.
  */
 
+/** Where a search looks: a block (a company, say), whose totals are the corpus statistics, and the rowid range that holds it. */
+export interface LexicalRange {
+  readonly block: number;
+  readonly first: number;
+  readonly last: number;
+}
+
 /** The corpus statistics of a search, kept on write by the index. */
 export interface LexicalTotals {
   /** Documents in the searched blocks. */

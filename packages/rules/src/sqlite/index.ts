@@ -3,5 +3,5 @@
  * exactly from the query terms' postings, with corpus statistics kept on write, and neighbour
  * windows scored from their members' postings.
  */
-export { analysedTokenizer, SqliteLexicalIndex, type LexicalDocument, type LexicalRange, type SqliteLexicalIndexOptions } from './sqlite-lexical-index';
+export { analysedTokenizer, SqliteLexicalIndex, type LexicalDocument, type SqliteLexicalIndexOptions } from './sqlite-lexical-index';
 export type { SqliteDatabaseLike, SqliteStatementLike } from './sqlite-database-like';

@@ -1,6 +1,5 @@
 import { MemoryConfigurationError } from '@memplane/core';
-import { averageLengthOf, bm25TermScore, inverseDocumentFrequency } from '../bm25';
-import { scoreWithWindows as scoreWindowed, type LexicalPosting, type WindowedScores } from '../windowed-bm25';
+import { scoreDocuments, scoreWithWindows as scoreWindowed, type LexicalPosting, type LexicalRange, type LexicalTotals, type WindowedScores } from '../windowed-bm25';
 import { checkSequencePosition, checkWindowShape, windowKeysCovering, type SequencePosition, type WindowShape } from '../lexical-windows';
 import type { SqliteDatabaseLike, SqliteStatementLike } from './sqlite-database-like';
 import { SqliteWindowTable, type WindowChange } from './sqlite-window-table';
@@ -21,14 +20,6 @@ const hashBytes = 16 * 1024 * 1024;
 
 /** Segments of one size FTS5 lets pile up before merging: 16 (the most) spent 30% less on writes of 100k records. */
 const automerge = 16;
-
-/** Where a search looks: a block (a company, say) and the rowid range that holds it. */
-export interface LexicalRange {
-  /** The block whose totals are the corpus statistics. */
-  readonly block: number;
-  readonly first: number;
-  readonly last: number;
-}
 
 /** One document to index. */
 export interface LexicalDocument<Field extends string> {
@@ -62,7 +53,8 @@ export interface SqliteLexicalIndexOptions<Field extends string> {
  * (every company) and it clamps the idf of a term in half the rows or more to 1e-6. Here the corpus
  * of a search is its block (kept on write in `<name>_totals`), the idf is `@memplane/rules`', and a
  * search reads, per query term, the term's postings inside the range and the length and repeats of
- * each document holding it (`<name>_terms`), never the other documents of the range.
+ * each document holding it (`<name>_terms`), never the other documents of the range. The scores
+ * come from `@memplane/rules`' windowed BM25, which every memplane index feeds.
  */
 export class SqliteLexicalIndex<Field extends string> {
   private readonly statements = new Map<string, SqliteStatementLike>();
@@ -71,7 +63,7 @@ export class SqliteLexicalIndex<Field extends string> {
   /** By field: the term's postings in a rowid range, with each document's length and repeats (and place, with windows). */
   private readonly postingsSql: ReadonlyMap<Field, string>;
   /** The statements' SQL, built once: writes run once per document. */
-  private readonly sql: Record<'insertText' | 'insertTerms' | 'documentOf' | 'deleteText' | 'deleteTerms' | 'addToTotals' | 'totals' | 'count' | 'matching' | 'members', string>;
+  private readonly sql: Record<'insertText' | 'insertTerms' | 'documentOf' | 'deleteText' | 'deleteTerms' | 'addToTotals' | 'totals' | 'matching' | 'members', string>;
 
   constructor(
     private readonly database: SqliteDatabaseLike,
@@ -105,7 +97,6 @@ export class SqliteLexicalIndex<Field extends string> {
       addToTotals: `INSERT INTO ${tables.totals} (block, documents, ${lengths}) VALUES (?, ?, ${fields.map(() => '?').join(', ')})
         ON CONFLICT(block) DO UPDATE SET documents = documents + excluded.documents, ${fields.map((field) => `${field}_length = ${field}_length + excluded.${field}_length`).join(', ')}`,
       totals: `SELECT documents, ${lengths}, windows, window_length FROM ${tables.totals} WHERE block = ?`,
-      count: `SELECT count(*) AS count FROM ${tables.fts} WHERE ${tables.fts} MATCH ? AND rowid BETWEEN ? AND ?`,
       matching: `SELECT rowid FROM ${tables.fts} WHERE ${tables.fts} MATCH ? AND rowid BETWEEN ? AND ?`,
       // A window's members are found through the (sequence, position) index, never by a scan.
       members: `SELECT j.value, t.rowid FROM json_each(?) AS j JOIN ${tables.terms} AS t
@@ -209,59 +200,70 @@ export class SqliteLexicalIndex<Field extends string> {
   }
 
   /**
-   * The BM25 of `field` for each document of the range that holds a query term and matches the
+   * The BM25 of `field` for each document of the ranges that holds a query term and matches the
    * filter expression (FTS5 syntax over the filter column, such as `scope : (a AND b)`). The
-   * corpus is the whole block: the document frequency of a term is counted in the range without
+   * corpus is the ranges' blocks: the document frequency of a term is counted in the ranges without
    * the filter, so a scope's scores do not depend on which scope asked.
    */
-  score(field: Field, queryTerms: readonly string[], range: LexicalRange, filter?: string): Map<number, number> {
-    const scores = new Map<number, number>();
-    const totals = this.totals(range.block);
-    // A field no document of the block has text in (metadata, often) costs no lookup.
-    if (totals.documents === 0 || totals.lengths[field] === 0) return scores;
-    const averageLength = averageLengthOf({ documents: totals.documents, totalLength: totals.lengths[field] });
-    // Postings are read by the thousand: as arrays, not objects.
-    const postings = this.statement(this.postingsSql.get(field) as string, { raw: true });
-    const count = this.statement(this.sql.count);
-    for (const term of new Set(queryTerms)) {
-      const phrase = phraseOf(field, term);
-      const rows = postings.all(filter === undefined ? phrase : `(${filter}) AND ${phrase}`, range.first, range.last) as Array<[number, number, string | null]>;
-      if (rows.length === 0) continue;
-      const containing = filter === undefined ? rows.length : (count.get(phrase, range.first, range.last) as { count: number }).count;
-      const idf = inverseDocumentFrequency(totals.documents, containing);
-      for (const [rowid, length, repeats] of rows) scores.set(rowid, (scores.get(rowid) ?? 0) + bm25TermScore(idf, frequencyIn(repeats, term), length, averageLength));
-    }
-    return scores;
+  score(field: Field, queryTerms: readonly string[], range: LexicalRange | readonly LexicalRange[], filter?: string): Map<number, number> {
+    const ranges = rangesOf(range);
+    const totals = this.totalsOf(ranges, field);
+    // A field no document of the blocks has text in (metadata, often) costs no lookup.
+    if (totals.documents === 0 || totals.length === 0) return new Map();
+    return scoreDocuments(totals, this.postingsOf(field, queryTerms, ranges, filter));
   }
 
   /**
    * Scores the windows' field (as {@link score} does) and the neighbour windows, from one read of
-   * each query term's postings. A window's term frequency and length are its members' sums and its
-   * corpus is the block's windows (counted on write), so the scores equal BM25 over the windows'
-   * concatenated texts. Like the documents' statistics, a window's document frequency is counted
-   * without the filter; a window is returned when a member passing the filter holds a query term.
+   * each query term's postings (`scoreWithWindows` of `@memplane/rules`). A window's term
+   * frequency and length are its members' sums and its corpus is the blocks' windows (counted on
+   * write), so the scores equal BM25 over the windows' concatenated texts. Like the documents'
+   * statistics, a window's document frequency is counted without the filter; a window is returned
+   * when a member passing the filter holds a query term.
    */
-  scoreWithWindows(queryTerms: readonly string[], range: LexicalRange, filter?: string): WindowedScores {
+  scoreWithWindows(queryTerms: readonly string[], range: LexicalRange | readonly LexicalRange[], filter?: string): WindowedScores {
     const shape = this.options.windows;
     if (shape === undefined) throw new MemoryConfigurationError({ message: `the lexical index ${this.options.name} has no windows` });
-    const totals = this.totals(range.block);
-    const field = shape.field;
-    if (totals.documents === 0 || totals.lengths[field] === 0) return { documents: new Map(), windows: new Map(), bestWindow: new Map() };
+    const ranges = rangesOf(range);
+    const totals = this.totalsOf(ranges, shape.field);
+    if (totals.documents === 0 || totals.length === 0) return { documents: new Map(), windows: new Map(), bestWindow: new Map() };
+    const pending = scoreWindowed(totals, this.postingsOf(shape.field, queryTerms, ranges, filter), shape);
+    return pending.finish(pending.keys.length === 0 ? new Map() : this.windowsOf().lengthsOf(pending.keys));
+  }
+
+  /** The summed totals of the ranges' blocks, for one field. */
+  private totalsOf(ranges: readonly LexicalRange[], field: Field): LexicalTotals {
+    const sums = { documents: 0, length: 0, windows: 0, windowLength: 0 };
+    for (const block of new Set(ranges.map((range) => range.block))) {
+      const totals = this.totals(block);
+      sums.documents += totals.documents;
+      sums.length += totals.lengths[field];
+      sums.windows += totals.windows;
+      sums.windowLength += totals.windowLength;
+    }
+    return sums;
+  }
+
+  /** Each query term's postings in the ranges, each marked whether it passes the filter. */
+  private postingsOf(field: Field, queryTerms: readonly string[], ranges: readonly LexicalRange[], filter: string | undefined): Map<string, LexicalPosting[]> {
+    const withPlace = field === this.options.windows?.field;
     const postings = this.statement(this.postingsSql.get(field) as string, { raw: true });
     const matching = this.statement(this.sql.matching, { raw: true });
     const byTerm = new Map<string, LexicalPosting[]>();
     for (const term of new Set(queryTerms)) {
       const phrase = phraseOf(field, term);
-      const rows = postings.all(phrase, range.first, range.last) as Array<[number, number, string | null, number | null, number | null]>;
-      if (rows.length === 0) continue;
-      const passing = filter === undefined ? undefined : new Set((matching.all(`(${filter}) AND ${phrase}`, range.first, range.last) as Array<[number]>).map(([rowid]) => rowid));
-      byTerm.set(
-        term,
-        rows.map(([rowid, length, repeats, sequence, position]) => ({ rowid, length, frequency: frequencyIn(repeats, term), sequence, position, passes: passing === undefined || passing.has(rowid) })),
-      );
+      const found: LexicalPosting[] = [];
+      for (const { first, last } of ranges) {
+        const rows = postings.all(phrase, first, last) as Array<[number, number, string | null, number | null, number | null]>;
+        if (rows.length === 0) continue;
+        const passing = filter === undefined ? undefined : new Set((matching.all(`(${filter}) AND ${phrase}`, first, last) as Array<[number]>).map(([rowid]) => rowid));
+        for (const [rowid, length, repeats, sequence, position] of rows) {
+          found.push({ rowid, length, frequency: frequencyIn(repeats, term), sequence: withPlace ? (sequence ?? null) : null, position: withPlace ? (position ?? null) : null, passes: passing === undefined || passing.has(rowid) });
+        }
+      }
+      if (found.length > 0) byTerm.set(term, found);
     }
-    const pending = scoreWindowed({ documents: totals.documents, length: totals.lengths[field], windows: totals.windows, windowLength: totals.windowLength }, byTerm, shape);
-    return pending.finish(pending.keys.length === 0 ? new Map() : this.windowsOf().lengthsOf(pending.keys));
+    return byTerm;
   }
 
   /** The members of these windows (documents with tokens in the windows' field), as [window key, rowid] pairs. */
@@ -295,6 +297,11 @@ export class SqliteLexicalIndex<Field extends string> {
     }
     return statement;
   }
+}
+
+/** One range or several, as a list. */
+function rangesOf(range: LexicalRange | readonly LexicalRange[]): readonly LexicalRange[] {
+  return Array.isArray(range) ? range : [range as LexicalRange];
 }
 
 /** The FTS5 expression of one term in one column; the term is quoted, so it is never read as an operator. */
