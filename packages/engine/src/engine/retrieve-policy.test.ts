@@ -38,7 +38,7 @@ describe('cross-scope retrieval policy', () => {
   });
 
   it('refuses a topK or candidate count above the caps, and every recall stays within them', async () => {
-    const { engine, calls } = await seeded({ maxTopK: 20, maxLexicalCandidates: 30, maxVectorCandidates: 25, maxContextScan: 100 });
+    const { engine, calls } = await seeded({ maxTopK: 20, maxLexicalCandidates: 30, maxVectorCandidates: 25 });
     await expect(engine.retrieve({ org: 'acme', project: ANY }, 'deploys', { topK: 21 })).rejects.toSatisfy((error: unknown) => ScopePolicyError.isInstance(error) && error.rule === 'scope.candidate_cap');
     await expect(engine.retrieve({ org: 'acme', project: ANY }, 'deploys', { candidates: 31 })).rejects.toSatisfy((error: unknown) => ScopePolicyError.isInstance(error));
     const before = calls.length;
@@ -51,21 +51,18 @@ describe('cross-scope retrieval policy', () => {
     }
     expect(result.items).toHaveLength(20);
     expect(result.items.every((entry) => entry.item.scope.org === 'acme')).toBe(true);
-    // 120 items in the range, over the context scan cap of 100: no scan, and the answer says so.
+    // The range's 120 items are never listed: the index keeps the statistics.
     expect(calls.slice(before).filter((call) => call.method === 'listItems')).toEqual([]);
-    expect(result.degraded).toEqual(['neighbour windows: the range holds more items than the scan limit']);
+    expect(result.degraded).toEqual([]);
   });
 
-  it('scores neighbour windows when the range is within the context scan cap, reading no more than it', async () => {
-    const { engine, calls } = await seeded({ maxContextScan: 40 });
+  it('scores neighbour windows in one index search, whatever the size of the range', async () => {
+    const { engine, calls } = await seeded();
     const before = calls.length;
-    const result = await engine.retrieve({ org: 'acme', project: 'p1' }, 'deploys on tuesday', { topK: 5 });
-    // Windows come from the index's postings, read within the cap; only the kept rows are read back.
-    const postings = calls.slice(before).filter((call) => call.method === 'lexicalPostings');
-    expect(postings.map((call) => (call.args[0] as { maxItems: number }).maxItems)).toEqual([40]);
-    expect(calls.slice(before).some((call) => call.method === 'listItems' || call.method === 'searchLexical')).toBe(false);
-    const readBack = calls.slice(before).filter((call) => call.method === 'getItemsInRange');
-    expect(readBack.every((call) => (call.args[1] as string[]).length <= 50)).toBe(true);
+    const result = await engine.retrieve({ org: 'acme', project: ANY }, 'deploys on tuesday', { topK: 5 });
+    const searches = calls.slice(before).filter((call) => call.method === 'searchLexical');
+    expect(searches.map((call) => (call.args[0] as { windowWeight: number }).windowWeight)).toEqual([3]);
+    expect(calls.slice(before).some((call) => call.method === 'listItems' || call.method === 'countItems')).toBe(false);
     expect(result.items).toHaveLength(5);
     expect(result.degraded).toEqual([]);
   });

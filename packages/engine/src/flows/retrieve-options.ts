@@ -41,8 +41,6 @@ export interface ResolvedRetrieveOptions {
   readonly lexicalLimit: number;
   readonly vectorLimit: number;
   readonly rerankLimit: number;
-  /** Most items the neighbour-window scan may read. */
-  readonly contextScanLimit: number;
 }
 
 const optionsSchema = z.strictObject({
@@ -84,6 +82,5 @@ export function resolveRetrieveOptions(options: unknown, policy: ScopePolicy): R
     lexicalLimit: Math.min(policy.maxLexicalCandidates, Math.max(wanted, topK)),
     vectorLimit: Math.min(policy.maxVectorCandidates, Math.max(wanted, topK)),
     rerankLimit: Math.min(policy.maxRerankCandidates, Math.max(wanted, topK)),
-    contextScanLimit: policy.maxContextScan,
   };
 }

@@ -15,12 +15,6 @@ export interface ScopePolicy {
   readonly maxLexicalCandidates: number;
   /** Most candidates an LLM rerank or sufficiency check may see. Default 30. */
   readonly maxRerankCandidates: number;
-  /**
-   * Most items the neighbour-window ranking may cover. It reads their ids and token counts from
-   * the store's lexical index (never the rows); over the cap, windows are skipped and lexical
-   * recall uses the store's plain BM25 search (reported in `degraded`). Default 1,000,000.
-   */
-  readonly maxContextScan: number;
 }
 
 /** The defaults of {@link ScopePolicy}. */
@@ -30,7 +24,6 @@ export const defaultScopePolicy: ScopePolicy = {
   maxVectorCandidates: 200,
   maxLexicalCandidates: 500,
   maxRerankCandidates: 30,
-  maxContextScan: 1_000_000,
 };
 
 /** Merges user overrides over the defaults; refuses caps that are not positive integers. */

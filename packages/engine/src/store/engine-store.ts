@@ -86,9 +86,14 @@ export interface ItemKeyset {
 /** A lexical candidate search (§6.1, fused with vector search by the engine). */
 export interface LexicalSearchRequest {
   readonly range: ScopeRange;
-  /** Analysed query terms (`tokenize` of `@memplane/rules`), distinct. Matched against `lexicalTokens`. */
+  /** Analysed query terms (`queryTerms` of `@memplane/rules`), distinct. Matched against `lexicalTokens`. */
   readonly terms: readonly string[];
   readonly filter: ItemFilter;
+  /**
+   * How much the best neighbour window adds to an item's own BM25 (windows of 4 items every 2 in
+   * each scope's write order). 0, the default, ranks by the item's own BM25 alone.
+   */
+  readonly windowWeight?: number | undefined;
   /** Already capped by the engine's candidate policy. */
   readonly limit: number;
 }
@@ -97,54 +102,10 @@ export interface LexicalSearchRequest {
 export interface LexicalHit {
   readonly item: ItemRow;
   /**
-   * BM25 of the query terms over `lexicalTokens` (`rankByBm25` of `@memplane/rules` gives the
-   * reference). The engine fuses by rank, so only the order matters across backends.
+   * BM25 of the query terms over `lexicalTokens` (plus the weighted window score), with the range's
+   * blocks as the corpus: the same number on every store for the same writes.
    */
   readonly score: number;
-}
-
-/** What {@link EngineStoreSession.lexicalPostings} reads: the query terms over the items of a range that pass a filter. */
-export interface LexicalPostingsRequest {
-  readonly range: ScopeRange;
-  /** Analysed query terms (`tokenize` of `@memplane/rules`), distinct. */
-  readonly terms: readonly string[];
-  readonly filter: ItemFilter;
-  /**
-   * Most items the read may cover (the policy's `maxContextScan`). When more pass the filter, the
-   * store stops reading and answers `complete: false`, with partial sequences nobody should rank.
-   */
-  readonly maxItems?: number | undefined;
-}
-
-/** The items of one scope that pass the filter, in write order ((createdAt, id) ascending). */
-export interface LexicalSequence {
-  readonly scope: ScopeValues;
-  readonly itemIds: readonly string[];
-  /** The token count (`lexicalTokens.length`) of each item, by position. */
-  readonly lengths: ArrayLike<number>;
-}
-
-/** One item holding a query term: where it sits in the sequences and how often it holds the term. */
-export interface LexicalPosting {
-  /** Index into {@link LexicalPostings.sequences}. */
-  readonly sequence: number;
-  /** Position in that sequence. */
-  readonly position: number;
-  /** Term frequency in the item's tokens, at least 1. */
-  readonly tf: number;
-}
-
-/**
- * The index data lexical ranking needs, without the rows: per scope, the sequence of items that
- * pass the filter (ids and lengths, the corpus statistics and neighbour windows come from it), and
- * per query term the items holding it. Each item appears at most once per term.
- */
-export interface LexicalPostings {
-  /** False when the range holds more than `maxItems` items passing the filter. */
-  readonly complete: boolean;
-  readonly sequences: readonly LexicalSequence[];
-  /** By query term; a term no item holds is absent or has no postings. */
-  readonly postings: ReadonlyMap<string, readonly LexicalPosting[]>;
 }
 
 /** The reads and writes of the store, inside or outside a transaction. */
@@ -182,16 +143,12 @@ export interface EngineStoreSession {
   /** Items of one scope whose `textHash` is one of the given hashes (exact-duplicate check). */
   findItemsByTextHash(scope: ScopeValues, textHashes: readonly string[]): Promise<ItemRow[]>;
   /**
-   * Items of the range passing the filter that hold at least one term, best first, at most
-   * `limit`. When more match than `limit`, the best-scoring ones must be kept.
+   * Items of the range passing the filter, best first, at most `limit`: BM25 with neighbour
+   * windows over the store's lexical index (`searchLexicalIndex`). The statistics are kept on
+   * write, so a search reads the postings of its terms and the rows it returns, never the rest of
+   * the range.
    */
   searchLexical(request: LexicalSearchRequest): Promise<LexicalHit[]>;
-  /**
-   * The sequences and postings of the query terms over the range (items passing the filter), read
-   * from the store's lexical index: the engine ranks by BM25 with neighbour windows over them
-   * (`rankWithWindows`), then reads only the rows it keeps with `getItemsInRange`.
-   */
-  lexicalPostings(request: LexicalPostingsRequest): Promise<LexicalPostings>;
   /** Adds 1 to `useCount` and sets `lastUsedAt` (no version bump: usage is not an edit). */
   recordItemUse(scope: ScopeValues, itemIds: readonly string[], at: string): Promise<void>;
   /** The number of items in the range that pass the filter. */

@@ -1,9 +1,10 @@
 import { MemoryConflictError } from '@memplane/core';
-import type { EngineStoreSession, LexicalHit } from '../engine-store';
+import type { EngineStoreSession } from '../engine-store';
 import type { CategoryRow, ItemRow, RunLogRow } from '../engine-store-rows';
 import { compareByKeyset, itemPassesFilter, sameScope, scopeInRange, scopeKey } from '../row-filters';
-import { scoreWithWindows } from '../lexical-ranking';
-import { dropItem, frozenCopy, itemsInRange, JournaledMap, putItem, readPostings, type MemoryStoreState } from './memory-store-state';
+import { searchLexicalIndex } from '../lexical/lexical-search';
+import { JournaledMap } from './memory-journal';
+import { dropItem, frozenCopy, itemsInRange, putItem, type MemoryStoreState } from './memory-store-state';
 
 /** The ids in each run log array, so `appendRun` stays idempotent without scanning the log. */
 const runIdsOf = new WeakMap<readonly RunLogRow[], Set<string>>();
@@ -90,7 +91,7 @@ export function createMemorySession(state: () => MemoryStoreState): EngineStoreS
       // Each scope's index keeps write order: take the first page of each, then merge them.
       const pages: ItemRow[] = [];
       for (const bucket of state().itemsByScope.values()) {
-        if (scopeInRange(bucket.scope, range)) pages.push(...bucket.lexical.listAfter(filter, page.after, page.limit));
+        if (scopeInRange(bucket.scope, range)) pages.push(...bucket.order.listAfter(bucket.items, filter, page.after, page.limit));
       }
       return pages.sort(compareByKeyset).slice(0, page.limit);
     },
@@ -98,16 +99,8 @@ export function createMemorySession(state: () => MemoryStoreState): EngineStoreS
       const wanted = new Set(textHashes);
       return [...itemsInRange(state(), Object.fromEntries(Object.entries(scope).map(([field, value]) => [field, [value]])))].filter((item) => wanted.has(item.textHash));
     },
-    async searchLexical(request): Promise<LexicalHit[]> {
-      const postings = readPostings(state(), request);
-      const ranked = scoreWithWindows(postings, request.terms, { size: 1, stride: 1, weight: 0 }, Number.MAX_SAFE_INTEGER);
-      // The same order as the SQL stores': score, then write order.
-      const hits = ranked.map((entry) => ({ item: state().items.get(entry.id) as ItemRow, score: entry.score }));
-      hits.sort((left, right) => right.score - left.score || compareByKeyset(left.item, right.item));
-      return hits.slice(0, request.limit);
-    },
-    async lexicalPostings(request) {
-      return readPostings(state(), request);
+    async searchLexical(request) {
+      return searchLexicalIndex(state().lexical, request);
     },
     async recordItemUse(scope, itemIds, at) {
       for (const itemId of itemIds) {

@@ -7,8 +7,8 @@ import { createMemorySession } from './memory-store-session';
 /**
  * The in-memory store (§11.1), the default: for tests and quick trials. Calls run one at a time
  * (a transaction holds the store until it ends and, on error, undoes its own writes). Lexical
- * search and neighbour windows read an inverted index per scope (posting lists with term
- * frequencies, token counts, write order); listings scan the items of the scopes in range.
+ * search reads `MemoryLexicalIndex` of `@memplane/rules` (posting lists, totals and windows kept
+ * on write); listings walk each scope's write order.
  * Vectors use a brute-force index. Nothing survives the process.
  */
 export function createInMemoryStore(): EngineStore {

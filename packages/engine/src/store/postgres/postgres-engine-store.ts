@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { EngineStore } from '../engine-store';
 import type { SqlConnection, SqlDatabase } from '../sql/sql-connection';
 import { postgresDialect, quoteIdentifier } from '../sql/sql-dialect';
+import { postgresTermIndex } from './postgres-term-index';
 import { createSqlEngineStore } from '../sql/sql-engine-store';
 import { engineTableStatements } from '../sql/sql-schema';
 import { createPgliteDatabase, createPgPoolDatabase, isPostgresUniqueViolation } from './postgres-database';
@@ -75,14 +76,14 @@ export function createPostgresEngineStore(settings: PostgresEngineStoreSettings)
     database,
     provisioning: {
       dialect,
-      statements: (fields, boundaryFields) => [`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`, ...engineTableStatements(dialect, fields, boundaryFields)],
+      statements: (fields) => [`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`, ...engineTableStatements(dialect, fields)],
       listColumns,
     },
     // Two processes opening a new database at once would race on CREATE TABLE IF NOT EXISTS; the lock orders them.
     lockForDdl: async (connection) => {
       await connection.all(`SELECT pg_advisory_xact_lock(hashtext(?))`, [`memplane-engine:${schema}`]);
     },
-    context: (fields) => ({ dialect, fields, isUniqueViolation: isPostgresUniqueViolation }),
+    context: (meta) => ({ dialect, fields: meta.scopeFields, boundaryFields: meta.boundaryFields, lexical: postgresTermIndex, isUniqueViolation: isPostgresUniqueViolation }),
     ...(vectorSettings === undefined
       ? {}
       : {

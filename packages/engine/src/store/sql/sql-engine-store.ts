@@ -1,5 +1,6 @@
 import { MemoryConfigurationError } from '@memplane/core';
 import type { EngineStore, EngineStoreOpenSpec, EngineStoreSession } from '../engine-store';
+import type { ServiceMetaRow } from '../engine-store-rows';
 import type { VectorIndex } from '../vector-index';
 import type { SqlConnection, SqlDatabase } from './sql-connection';
 import { sqliteDialect } from './sql-dialect';
@@ -8,6 +9,7 @@ import { sqlLayerMethods } from './sql-layer-methods';
 import { provisionSqlStore, type SqlProvisioning } from './sql-provision';
 import { sqlResourceMethods } from './sql-resource-methods';
 import { sqlServiceMethods } from './sql-service-methods';
+import type { SqlLexicalIndex } from './sql-lexical-index';
 import type { SqlStoreContext } from './sql-store-context';
 
 /** What a SQL backend gives the shared store. */
@@ -15,8 +17,8 @@ export interface SqlBackend {
   readonly name: string;
   readonly database: SqlDatabase;
   readonly provisioning: SqlProvisioning;
-  /** Builds the context once the scope fields are known. */
-  context(fields: readonly string[]): SqlStoreContext;
+  /** Builds the context once the service meta (scope and boundary fields) is known. */
+  context(meta: ServiceMetaRow): SqlStoreContext;
   /** Provisions the backend's vector index for the scope fields, inside the `open` transaction, when it has one. */
   openVectorIndex?(connection: SqlConnection, fields: readonly string[], ddlMode: EngineStoreOpenSpec['ddlMode']): Promise<VectorIndex>;
   /** The name of that vector index, known before `open` (the engine reads the index when it is created). */
@@ -41,9 +43,12 @@ const unusedConnection: SqlConnection = {
   run: () => Promise.reject(new MemoryConfigurationError({ message: 'unused' })),
 };
 
+const unused = () => Promise.reject(new MemoryConfigurationError({ message: 'unused' }));
+const unusedLexicalIndex: SqlLexicalIndex = { provision: unused, insert: unused, reindex: unused, remove: unused, source: () => ({ score: unused, windowMembers: unused, itemsOf: unused }) };
+
 /** The names of the session methods, read from a session that is never used. */
 const sessionMethodNames = Object.keys(
-  createSqlSession(unusedConnection, { dialect: sqliteDialect, fields: [], isUniqueViolation: () => false }),
+  createSqlSession(unusedConnection, { dialect: sqliteDialect, fields: [], boundaryFields: [], lexical: unusedLexicalIndex, isUniqueViolation: () => false }),
 ) as Array<keyof EngineStoreSession>;
 
 /**
@@ -97,7 +102,9 @@ export function createSqlEngineStore(backend: SqlBackend): EngineStore {
       return backend.database.transaction(async (connection) => {
         await backend.lockForDdl?.(connection);
         const meta = await provisionSqlStore(connection, backend.provisioning, spec);
-        context = backend.context(meta.scopeFields);
+        const ready = backend.context(meta);
+        await ready.lexical.provision(connection, ready, spec.ddlMode);
+        context = ready;
         if (backend.openVectorIndex !== undefined) opened = await backend.openVectorIndex(connection, meta.scopeFields, spec.ddlMode);
         return meta;
       });

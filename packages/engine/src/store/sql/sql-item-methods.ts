@@ -4,13 +4,13 @@ import type { ItemPatch, ItemRow, ScopeRange, ScopeValues } from '../engine-stor
 import { placeholders, type SqlConnection } from './sql-connection';
 import { quoteIdentifier } from './sql-dialect';
 import { itemColumns, itemParams, itemPatchSet, readItem } from './sql-item-rows';
-import { deleteItemTerms, readItemPostings, searchItemTerms, writeItemTerms } from './sql-lexical-index';
+import { searchLexicalIndex } from '../lexical/lexical-search';
 import { allOf, exactScope, itemFilterClause, scopeColumnList, scopeRange } from './sql-scope-clause';
 import { chunks, type SqlStoreContext, withConflict } from './sql-store-context';
 
 type ItemMethods = Pick<
   EngineStoreSession,
-  'insertItems' | 'getItems' | 'getItemsInRange' | 'updateItem' | 'deleteItems' | 'listItems' | 'findItemsByTextHash' | 'searchLexical' | 'lexicalPostings' | 'recordItemUse' | 'countItems'
+  'insertItems' | 'getItems' | 'getItemsInRange' | 'updateItem' | 'deleteItems' | 'listItems' | 'findItemsByTextHash' | 'searchLexical' | 'recordItemUse' | 'countItems'
 >;
 
 /** The item reads and writes of the SQL stores; every statement compares all scope columns. */
@@ -55,7 +55,7 @@ export function sqlItemMethods(connection: SqlConnection, context: SqlStoreConte
           ),
         );
       }
-      await writeItemTerms(connection, context, rows);
+      await context.lexical.insert(connection, context, rows);
     },
 
     getItems,
@@ -77,10 +77,7 @@ export function sqlItemMethods(connection: SqlConnection, context: SqlStoreConte
       // Another writer updated it between the read and this statement.
       if (changed === 0) throw new MemoryConflictError({ message: `Item ${itemId} changed while it was being updated (expected version ${expectedVersion}).` });
       const updated = (await getItems(scope, [itemId])).get(itemId);
-      if (updated !== undefined && patch.lexicalTokens !== undefined) {
-        await deleteItemTerms(connection, context, [current]);
-        await writeItemTerms(connection, context, [updated]);
-      }
+      if (updated !== undefined && patch.lexicalTokens !== undefined) await context.lexical.reindex(connection, context, current, updated);
       return updated;
     },
 
@@ -91,7 +88,7 @@ export function sqlItemMethods(connection: SqlConnection, context: SqlStoreConte
         const rows = await connection.all<{ id: string; lexical_tokens: unknown }>(`DELETE FROM ${items} WHERE ${where.sql} AND ${idIn(ids)} RETURNING id, lexical_tokens`, [...where.params, ...ids]);
         deleted.push(...rows.map((row) => ({ id: row.id, scope, lexicalTokens: dialect.readJson<string[]>(row.lexical_tokens) })));
       }
-      await deleteItemTerms(connection, context, deleted);
+      await context.lexical.remove(connection, context, deleted);
       return deleted.map((row) => row.id);
     },
 
@@ -115,24 +112,7 @@ export function sqlItemMethods(connection: SqlConnection, context: SqlStoreConte
       return found;
     },
 
-    async searchLexical(request) {
-      const scored = await searchItemTerms(connection, context, request);
-      if (scored.length === 0) return [];
-      const ids = scored.map((hit) => hit.itemId);
-      // Read back per scope of the range: the ids came from rows that matched the range's scope columns.
-      const where = scopeRange(fields, request.range, '', dialect.recheck);
-      const byId = new Map<string, ItemRow>();
-      for (const batch of chunks(ids, 500)) {
-        const rows = await connection.all<Record<string, unknown>>(`SELECT * FROM ${items} WHERE ${where.sql} AND ${idIn(batch)}`, [...where.params, ...batch]);
-        for (const item of read(rows)) byId.set(item.id, item);
-      }
-      return scored.flatMap((hit) => {
-        const item = byId.get(hit.itemId);
-        return item === undefined ? [] : [{ item, score: hit.score }];
-      });
-    },
-
-    lexicalPostings: (request) => readItemPostings(connection, context, request),
+    searchLexical: (request) => searchLexicalIndex(context.lexical.source(connection, context), request),
 
     async recordItemUse(scope, itemIds, at) {
       const where = exactScope(fields, scope, '', dialect.recheck);

@@ -25,13 +25,6 @@ export function itemParams(dialect: SqlDialect, fields: readonly string[], item:
   ];
 }
 
-/** Each distinct token of an item with how often it occurs (BM25 term frequency). */
-export function termFrequencies(tokens: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
-  return counts;
-}
-
 const optional = <T>(value: unknown): T | undefined => (value === null || value === undefined ? undefined : (value as T));
 
 /** An item as stored, read back. */

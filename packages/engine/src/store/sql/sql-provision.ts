@@ -10,7 +10,7 @@ import { readServiceMeta, writeServiceMeta } from './sql-service-meta';
 export interface SqlProvisioning {
   readonly dialect: SqlDialect;
   /** Every CREATE statement of the backend (tables, indexes, full-text and vector tables), idempotent. */
-  statements(scopeFields: readonly string[], boundaryFields: readonly string[]): readonly string[];
+  statements(scopeFields: readonly string[]): readonly string[];
   /** The column names of a table in order, or an empty list when the table does not exist. */
   listColumns(connection: SqlConnection, table: string): Promise<string[]>;
 }
@@ -33,7 +33,7 @@ export async function provisionSqlStore(connection: SqlConnection, provisioning:
     });
   }
   if (spec.ddlMode === 'create') {
-    for (const statement of provisioning.statements(spec.meta.scopeFields, spec.meta.boundaryFields)) await connection.run(statement);
+    for (const statement of provisioning.statements(spec.meta.scopeFields)) await connection.run(statement);
   }
   if (stored === undefined) {
     if (spec.ddlMode === 'validate') {

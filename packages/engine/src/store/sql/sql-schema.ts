@@ -18,17 +18,10 @@ interface TableSpec {
   readonly primaryKey: readonly string[];
   /** Whether the primary key starts with the scope columns (rows keyed within a scope, not by a global id). */
   readonly keyedInScope?: boolean;
-  /**
-   * For the term table: the key is (boundary fields, first key column, other scope fields, rest),
-   * so a lookup by term within a boundary value uses the index even when narrower fields are ANY.
-   */
-  readonly termAfterBoundary?: boolean;
   /** Unique indexes after the scope prefix (each also starts with the scope columns). */
   readonly unique?: ReadonlyArray<readonly string[]>;
   /** Plain indexes after the scope prefix. */
   readonly indexes?: ReadonlyArray<readonly string[]>;
-  /** Indexes with names of their own (added after the positional ones were fixed), scope prefix first. */
-  readonly namedIndexes?: ReadonlyArray<{ readonly name: string; readonly columns: readonly string[] }>;
   /** Indexes earlier layouts had, dropped when present. */
   readonly droppedIndexes?: readonly string[];
 }
@@ -119,9 +112,7 @@ export const engineTables: readonly TableSpec[] = [
     ],
     primaryKey: ['id'],
     indexes: [['created_at', 'id'], ['text_hash'], ['status', 'kind']],
-    // Covers the sequence read of lexical ranking (write order, the retrieve filter's columns and
-    // the token count), so it walks one index range instead of fetching every row of the scope.
-    namedIndexes: [{ name: 'items_sequence', columns: ['created_at', 'id', 'status', 'merged_into', 'expires_at', 'token_count'] }],
+    droppedIndexes: ['items_sequence'],
   },
   {
     name: 'categories',
@@ -138,22 +129,6 @@ export const engineTables: readonly TableSpec[] = [
     ],
     primaryKey: ['key'],
     keyedInScope: true,
-  },
-  {
-    // The lexical index: one row per distinct token of an item with its count, looked up by scope and term.
-    name: 'item_terms',
-    scoped: true,
-    columns: [
-      ['term', 'TEXT NOT NULL'],
-      ['item_id', 'TEXT NOT NULL'],
-      ['tf', 'INTEGER NOT NULL'],
-    ],
-    primaryKey: ['term', 'item_id'],
-    keyedInScope: true,
-    termAfterBoundary: true,
-    // No index by item: deletes find an item's rows through its terms, by the key. Stores made
-    // before drop theirs on the next open in create mode (it was as large as the table).
-    droppedIndexes: ['item_terms_scope_0'],
   },
   {
     name: 'intentions',
@@ -213,7 +188,7 @@ function columnType(dialect: SqlDialect, declared: string): string {
 }
 
 /** `CREATE TABLE IF NOT EXISTS` and `CREATE INDEX IF NOT EXISTS` statements for one scope schema. */
-export function engineTableStatements(dialect: SqlDialect, scopeFields: readonly string[], boundaryFields: readonly string[] = []): string[] {
+export function engineTableStatements(dialect: SqlDialect, scopeFields: readonly string[]): string[] {
   const scope = scopeFields.map(scopeColumn);
   const statements: string[] = [];
   for (const table of engineTables) {
@@ -223,22 +198,14 @@ export function engineTableStatements(dialect: SqlDialect, scopeFields: readonly
       ...table.columns.map(([name, type]) => `${quoteIdentifier(name)} ${columnType(dialect, type)}`),
     ];
     const ownKey = table.primaryKey.map(quoteIdentifier);
-    const boundary = scopeFields.filter((field) => boundaryFields.includes(field)).map(scopeColumn);
-    const narrower = scope.filter((column) => !boundary.includes(column));
-    const keyColumns =
-      table.termAfterBoundary === true
-        ? [...boundary, ownKey[0] as string, ...narrower, ...ownKey.slice(1)]
-        : [...(table.keyedInScope === true ? prefix : []), ...ownKey];
-    // SQLite keeps the term table clustered on its key: one B-tree per row instead of a table and its key index.
-    const clustered = dialect.name === 'sqlite' && table.termAfterBoundary === true ? ' WITHOUT ROWID' : '';
-    statements.push(`CREATE TABLE IF NOT EXISTS ${dialect.table(table.name)} (${columns.join(', ')}, PRIMARY KEY (${keyColumns.join(', ')}))${clustered}`);
+    const keyColumns = [...(table.keyedInScope === true ? prefix : []), ...ownKey];
+    statements.push(`CREATE TABLE IF NOT EXISTS ${dialect.table(table.name)} (${columns.join(', ')}, PRIMARY KEY (${keyColumns.join(', ')}))`);
     const indexName = (suffix: string) => quoteIdentifier(`${table.name}_${suffix}`.slice(0, 63));
     const indexOn = (columnsAfter: readonly string[]) => [...prefix, ...columnsAfter.map(quoteIdentifier)].join(', ');
     // Postgres index names live in the table's schema; SQLite's in the database. Neither takes a schema-qualified name in CREATE INDEX.
     const onTable = dialect.table(table.name);
     table.unique?.forEach((columnsAfter, index) => statements.push(`CREATE UNIQUE INDEX IF NOT EXISTS ${indexName(`unique_${index}`)} ON ${onTable} (${indexOn(columnsAfter)})`));
     table.indexes?.forEach((columnsAfter, index) => statements.push(`CREATE INDEX IF NOT EXISTS ${indexName(`scope_${index}`)} ON ${onTable} (${indexOn(columnsAfter)})`));
-    for (const { name, columns } of table.namedIndexes ?? []) statements.push(`CREATE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${onTable} (${indexOn(columns)})`);
     for (const dropped of table.droppedIndexes ?? []) statements.push(`DROP INDEX IF EXISTS ${dialect.table(dropped)}`);
     if (table.scoped && table.keyedInScope !== true && (table.indexes ?? []).length === 0 && (table.unique ?? []).length === 0) {
       statements.push(`CREATE INDEX IF NOT EXISTS ${indexName('scope')} ON ${onTable} (${indexOn([])})`);

@@ -1,11 +1,16 @@
 import { MemoryConflictError } from '@memplane/core';
 import type { SqlDialect } from './sql-dialect';
+import type { SqlLexicalIndex } from './sql-lexical-index';
 
 /** What the shared SQL session needs from its backend, fixed once the store is open. */
 export interface SqlStoreContext {
   readonly dialect: SqlDialect;
   /** The scope fields in schema order (the service meta's). */
   readonly fields: readonly string[];
+  /** The boundary fields (the service meta's): a value of them is a block of the lexical index. */
+  readonly boundaryFields: readonly string[];
+  /** The backend's lexical index. */
+  readonly lexical: SqlLexicalIndex;
   /** Whether a driver error is a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
 }

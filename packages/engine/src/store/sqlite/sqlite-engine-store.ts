@@ -8,6 +8,7 @@ import { sqliteDialect } from '../sql/sql-dialect';
 import { createSqlEngineStore } from '../sql/sql-engine-store';
 import { engineTableStatements } from '../sql/sql-schema';
 import { createSqliteDatabase } from './sqlite-database';
+import { createSqliteItemTextIndex } from './sqlite-item-text-index';
 import { checkSqliteVectorTable, createSqliteVectorIndex, sqliteVectorStatements } from './sqlite-vector-index';
 
 /** Settings of {@link createSqliteEngineStore}. Give `path` or `database`. */
@@ -55,17 +56,20 @@ export function createSqliteEngineStore(settings: SqliteEngineStoreSettings): En
   }
   const sql = createSqliteDatabase(database, { ownsDatabase: valid.database === undefined });
   const vectors = (valid.vectorIndex ?? 'bruteforce') === 'bruteforce';
+  const itemTextIndex = createSqliteItemTextIndex(database);
   return createSqlEngineStore({
     name: 'sqlite',
     database: sql,
     provisioning: {
       dialect: sqliteDialect,
-      statements: (fields, boundaryFields) => engineTableStatements(sqliteDialect, fields, boundaryFields),
+      statements: (fields) => engineTableStatements(sqliteDialect, fields),
       listColumns,
     },
-    context: (scopeFields) => ({
+    context: (meta) => ({
       dialect: sqliteDialect,
-      fields: scopeFields,
+      fields: meta.scopeFields,
+      boundaryFields: meta.boundaryFields,
+      lexical: itemTextIndex,
       isUniqueViolation: (error) => typeof (error as { code?: unknown })?.code === 'string' && /^SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)$/.test((error as { code: string }).code),
     }),
     ...(vectors
