@@ -39,4 +39,4 @@ export { distinctTerms, rankByBm25, tokenize, type LexicalDocument, type Lexical
 export { scoreDocuments, scoreWithWindows, type LexicalPosting, type LexicalRange, type LexicalTotals, type PendingWindows, type WindowedScores } from './windowed-bm25';
 export { rankCandidates, rankCandidatesAsync, type CandidateScores, type RankedCandidate, type WindowMembers } from './candidate-ranking';
 export { MemoryLexicalIndex, type MemoryLexicalDocument, type MemoryLexicalFilter, type MemoryLexicalIndexOptions } from './memory-lexical-index';
-export { checkSequencePosition, windowKeyOf, windowKeysCovering, windowOfKey, type SequencePosition, type WindowShape } from './lexical-windows';
+export { checkSequencePosition, planWindowWrites, windowKeyOf, windowKeysCovering, windowOfKey, type SequencePosition, type WindowChange, type WindowShape, type WindowWrites } from './lexical-windows';

@@ -70,3 +70,53 @@ export function windowKeysCovering(sequence: number, position: number, shape: { 
   for (let index = first; index <= last; index += 1) keys.push(windowKeyOf(sequence, index * shape.stride));
   return keys;
 }
+
+/** Documents joining (positive) or leaving (negative) one window, and their summed length. */
+export interface WindowChange {
+  readonly key: number;
+  readonly block: number;
+  readonly length: number;
+  readonly members: number;
+}
+
+/** What an index writes for a batch of window changes. */
+export interface WindowWrites {
+  /** Windows to create, change or delete, with their new length and member count. */
+  readonly rows: ReadonlyArray<{ readonly action: 'insert' | 'update' | 'delete'; readonly key: number; readonly block: number; readonly length: number; readonly members: number }>;
+  /** The change of each block's window count and total window length. */
+  readonly totals: ReadonlyMap<number, { readonly windows: number; readonly length: number }>;
+}
+
+/**
+ * The writes of window changes against the windows' current rows (by key): a window is created
+ * with its first member and deleted with its last, and leaving a window that does not exist
+ * changes nothing. Every index keeps its windows with this one plan.
+ */
+export function planWindowWrites(current: ReadonlyMap<number, { length: number; members: number }>, changes: readonly WindowChange[]): WindowWrites {
+  const rows: Array<WindowWrites['rows'][number]> = [];
+  const totals = new Map<number, { windows: number; length: number }>();
+  // Windows this batch already changed: the current rows are never copied (an index holds millions).
+  const changed = new Map<number, { length: number; members: number } | undefined>();
+  for (const change of changes) {
+    const before = changed.has(change.key) ? changed.get(change.key) : current.get(change.key);
+    const length = (before?.length ?? 0) + change.length;
+    const members = (before?.members ?? 0) + change.members;
+    if (before === undefined && members <= 0) continue;
+    const sums = totals.get(change.block) ?? { windows: 0, length: 0 };
+    totals.set(change.block, sums);
+    sums.length += change.length;
+    if (before === undefined) {
+      rows.push({ action: 'insert', key: change.key, block: change.block, length, members });
+      sums.windows += 1;
+      changed.set(change.key, { length, members });
+    } else if (members <= 0) {
+      rows.push({ action: 'delete', key: change.key, block: change.block, length: 0, members: 0 });
+      sums.windows -= 1;
+      changed.set(change.key, undefined);
+    } else {
+      rows.push({ action: 'update', key: change.key, block: change.block, length, members });
+      changed.set(change.key, { length, members });
+    }
+  }
+  return { rows, totals };
+}

@@ -1,5 +1,5 @@
 import { MemoryConfigurationError, MemoryValidationError } from '@memplane/core';
-import { checkSequencePosition, checkWindowShape, windowKeysCovering, windowOfKey, type SequencePosition, type WindowShape } from './lexical-windows';
+import { checkSequencePosition, checkWindowShape, planWindowWrites, windowKeysCovering, windowOfKey, type SequencePosition, type WindowChange, type WindowShape } from './lexical-windows';
 import { scoreDocuments, scoreWithWindows as scoreWindowed, type LexicalPosting, type LexicalRange, type LexicalTotals, type WindowedScores } from './windowed-bm25';
 
 /**
@@ -42,6 +42,12 @@ interface PostingList {
   size: number;
 }
 
+/** A term's postings, by block, and the one string of the term every caller may share. */
+interface TermPostings {
+  readonly term: string;
+  readonly blocks: Map<number, PostingList>;
+}
+
 interface BlockTotals {
   documents: number;
   lengths: number[];
@@ -57,8 +63,8 @@ interface BlockTotals {
  */
 export class MemoryLexicalIndex<Field extends string> {
   private readonly documents = new Map<number, StoredDocument>();
-  /** By field, then `block term`. */
-  private readonly postings: Array<Map<string, PostingList>>;
+  /** By field, then term. */
+  private readonly postings: Array<Map<string, TermPostings>>;
   private readonly blocks = new Map<number, BlockTotals>();
   /** Each window's total length and member count, by key. */
   private readonly windows = new Map<number, { length: number; members: number }>();
@@ -87,8 +93,8 @@ export class MemoryLexicalIndex<Field extends string> {
       const terms = fields.map((field, index) => {
         const counts = new Map<string, number>();
         for (const token of tokens[field]) counts.set(token, (counts.get(token) ?? 0) + 1);
-        const lists = this.postings[index] as Map<string, PostingList>;
-        for (const [term, frequency] of counts) append(lists, `${block} ${term}`, rowid, frequency);
+        const lists = this.postings[index] as Map<string, TermPostings>;
+        for (const [term, frequency] of counts) append(lists, term, block, rowid, frequency);
         return [...counts.keys()].join(' ');
       });
       this.documents.set(rowid, { block, lengths, terms, filterTokens: filterTokens === undefined ? undefined : new Set(filterTokens), sequence });
@@ -101,17 +107,7 @@ export class MemoryLexicalIndex<Field extends string> {
       const places = this.places.get(sequence.id) ?? new Map<number, number>();
       this.places.set(sequence.id, places);
       places.set(sequence.position, rowid);
-      for (const key of windowKeysCovering(sequence.id, sequence.position, shape)) {
-        const window = this.windows.get(key);
-        if (window === undefined) {
-          this.windows.set(key, { length: windowLength, members: 1 });
-          totals.windows += 1;
-        } else {
-          window.length += windowLength;
-          window.members += 1;
-        }
-        totals.windowLength += windowLength;
-      }
+      this.applyWindows(windowKeysCovering(sequence.id, sequence.position, shape).map((key) => ({ key, block, length: windowLength, members: 1 })));
     }
   }
 
@@ -122,10 +118,10 @@ export class MemoryLexicalIndex<Field extends string> {
     this.documents.delete(rowid);
     const { fields, windows: shape } = this.options;
     fields.forEach((_, index) => {
-      const lists = this.postings[index] as Map<string, PostingList>;
+      const lists = this.postings[index] as Map<string, TermPostings>;
       const terms = document.terms[index] as string;
       if (terms === '') return;
-      for (const term of terms.split(' ')) remove(lists, `${document.block} ${term}`, rowid);
+      for (const term of terms.split(' ')) remove(lists, term, document.block, rowid);
     });
     const totals = this.totalsOf(document.block);
     totals.documents -= 1;
@@ -134,17 +130,20 @@ export class MemoryLexicalIndex<Field extends string> {
     const sequence = document.sequence;
     if (shape === undefined || sequence === undefined || windowLength === 0) return;
     this.places.get(sequence.id)?.delete(sequence.position);
-    for (const key of windowKeysCovering(sequence.id, sequence.position, shape)) {
-      const window = this.windows.get(key);
-      if (window === undefined) continue;
-      window.length -= windowLength;
-      window.members -= 1;
-      totals.windowLength -= windowLength;
-      if (window.members <= 0) {
-        this.windows.delete(key);
-        totals.windows -= 1;
-      }
+    this.applyWindows(windowKeysCovering(sequence.id, sequence.position, shape).map((key) => ({ key, block: document.block, length: -windowLength, members: -1 })));
+  }
+
+  /**
+   * The index's own string for a token, when a document holds it: a caller that keeps tokens (the
+   * engine's rows) shares it instead of keeping a copy per document. Once the last document holding
+   * a term is deleted, the index lets go of the string too.
+   */
+  canonical(token: string): string {
+    for (const lists of this.postings) {
+      const entry = lists.get(token);
+      if (entry !== undefined) return entry.term;
     }
+    return token;
   }
 
   /** Whether the index holds this rowid. */
@@ -202,6 +201,20 @@ export class MemoryLexicalIndex<Field extends string> {
     return members;
   }
 
+  /** Applies window changes with the shared plan (`planWindowWrites`), and their share of the block totals. */
+  private applyWindows(changes: readonly WindowChange[]): void {
+    const { rows, totals } = planWindowWrites(this.windows, changes);
+    for (const { action, key, length, members } of rows) {
+      if (action === 'delete') this.windows.delete(key);
+      else this.windows.set(key, { length, members });
+    }
+    for (const [block, change] of totals) {
+      const sums = this.totalsOf(block);
+      sums.windows += change.windows;
+      sums.windowLength += change.length;
+    }
+  }
+
   private totalsOf(block: number): BlockTotals {
     let totals = this.blocks.get(block);
     if (totals === undefined) {
@@ -227,13 +240,13 @@ export class MemoryLexicalIndex<Field extends string> {
 
   private postingsOf(field: Field, queryTerms: readonly string[], ranges: readonly LexicalRange[], filter: MemoryLexicalFilter | undefined): Map<string, LexicalPosting[]> {
     const index = this.options.fields.indexOf(field);
-    const lists = this.postings[index] as Map<string, PostingList>;
+    const lists = this.postings[index] as Map<string, TermPostings>;
     const withPlace = field === this.options.windows?.field;
     const byTerm = new Map<string, LexicalPosting[]>();
     for (const term of new Set(queryTerms)) {
       const found: LexicalPosting[] = [];
       for (const { block, first, last } of ranges) {
-        const list = lists.get(`${block} ${term}`);
+        const list = lists.get(term)?.blocks.get(block);
         if (list === undefined) continue;
         for (let at = 0; at < list.size * 2; at += 2) {
           const rowid = list.data[at] as number;
@@ -260,12 +273,17 @@ function passesFilter(tokens: ReadonlySet<string> | undefined, filter: MemoryLex
   return filter.every((clause) => tokens !== undefined && clause.some((token) => tokens.has(token)));
 }
 
-function append(lists: Map<string, PostingList>, key: string, rowid: number, frequency: number): void {
-  let list = lists.get(key);
+function append(lists: Map<string, TermPostings>, term: string, block: number, rowid: number, frequency: number): void {
+  let entry = lists.get(term);
+  if (entry === undefined) {
+    entry = { term, blocks: new Map() };
+    lists.set(term, entry);
+  }
+  let list = entry.blocks.get(block);
   if (list === undefined) {
     // Most terms are rare: a list starts with room for two postings.
     list = { data: new Float64Array(4), size: 0 };
-    lists.set(key, list);
+    entry.blocks.set(block, list);
   } else if ((list.size + 1) * 2 > list.data.length) {
     const grown = new Float64Array(list.data.length * 2);
     grown.set(list.data);
@@ -276,9 +294,10 @@ function append(lists: Map<string, PostingList>, key: string, rowid: number, fre
   list.size += 1;
 }
 
-function remove(lists: Map<string, PostingList>, key: string, rowid: number): void {
-  const list = lists.get(key);
-  if (list === undefined) return;
+function remove(lists: Map<string, TermPostings>, term: string, block: number, rowid: number): void {
+  const entry = lists.get(term);
+  const list = entry?.blocks.get(block);
+  if (entry === undefined || list === undefined) return;
   let kept = 0;
   for (let at = 0; at < list.size * 2; at += 2) {
     if (list.data[at] === rowid) continue;
@@ -287,5 +306,7 @@ function remove(lists: Map<string, PostingList>, key: string, rowid: number): vo
     kept += 1;
   }
   list.size = kept;
-  if (kept === 0) lists.delete(key);
+  if (kept > 0) return;
+  entry.blocks.delete(block);
+  if (entry.blocks.size === 0) lists.delete(term);
 }

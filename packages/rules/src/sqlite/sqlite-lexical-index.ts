@@ -1,8 +1,8 @@
 import { MemoryConfigurationError } from '@memplane/core';
 import { scoreDocuments, scoreWithWindows as scoreWindowed, type LexicalPosting, type LexicalRange, type LexicalTotals, type WindowedScores } from '../windowed-bm25';
-import { checkSequencePosition, checkWindowShape, windowKeysCovering, type SequencePosition, type WindowShape } from '../lexical-windows';
+import { checkSequencePosition, checkWindowShape, windowKeysCovering, type SequencePosition, type WindowChange, type WindowShape } from '../lexical-windows';
 import type { SqliteDatabaseLike, SqliteStatementLike } from './sqlite-database-like';
-import { SqliteWindowTable, type WindowChange } from './sqlite-window-table';
+import { SqliteWindowTable } from './sqlite-window-table';
 import { encodeRepeats, frequencyIn } from './term-repeats';
 
 /**

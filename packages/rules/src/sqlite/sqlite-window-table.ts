@@ -1,13 +1,5 @@
-import { windowOfKey } from '../lexical-windows';
+import { planWindowWrites, windowOfKey, type WindowChange } from '../lexical-windows';
 import type { SqliteDatabaseLike, SqliteStatementLike } from './sqlite-database-like';
-
-/** A change to one window: documents joining (positive) or leaving (negative) and their length. */
-export interface WindowChange {
-  readonly key: number;
-  readonly block: number;
-  readonly length: number;
-  readonly members: number;
-}
 
 /**
  * The rows of the neighbour windows, `<name>_windows`: each window's key, block, total length and
@@ -57,27 +49,15 @@ export class SqliteWindowTable {
         stretch.last = Math.max(stretch.last, key);
       }
     }
-    const current = new Map<number, [number, number]>();
+    const current = new Map<number, { length: number; members: number }>();
     for (const { first, last } of stretches.values()) {
-      for (const [key, length, members] of this.statements.between.all(first, last) as Array<[number, number, number]>) current.set(key, [length, members]);
+      for (const [key, length, members] of this.statements.between.all(first, last) as Array<[number, number, number]>) current.set(key, { length, members });
     }
-    const totals = new Map<number, { windows: number; length: number }>();
-    for (const change of changes) {
-      const before = current.get(change.key);
-      const length = (before?.[0] ?? 0) + change.length;
-      const members = (before?.[1] ?? 0) + change.members;
-      // Leaving a window the table does not hold changes nothing (the totals included).
-      if (before === undefined && members <= 0) continue;
-      const sums = totals.get(change.block) ?? { windows: 0, length: 0 };
-      totals.set(change.block, sums);
-      sums.length += change.length;
-      if (before === undefined) {
-        this.statements.insert.run(change.key, change.block, length, members);
-        sums.windows += 1;
-      } else if (members <= 0) {
-        this.statements.drop.run(change.key);
-        sums.windows -= 1;
-      } else this.statements.update.run(length, members, change.key);
+    const { rows, totals } = planWindowWrites(current, changes);
+    for (const row of rows) {
+      if (row.action === 'insert') this.statements.insert.run(row.key, row.block, row.length, row.members);
+      else if (row.action === 'delete') this.statements.drop.run(row.key);
+      else this.statements.update.run(row.length, row.members, row.key);
     }
     for (const [block, sums] of totals) this.statements.totals.run(block, sums.windows, sums.length);
   }

@@ -38,6 +38,11 @@ export class MemoryLexicalState implements EngineLexicalSource {
     this.add(item, place);
   }
 
+  /** The index's own string for a token an item holds, so rows share it instead of keeping copies. */
+  canonical(token: string): string {
+    return this.index.canonical(token);
+  }
+
   /** Takes an item out of the index. */
   remove(item: ItemRow): void {
     const place = this.places.get(item.id);

@@ -68,8 +68,8 @@ export function emptyState(): MemoryStoreState {
 
 /**
  * Stores (or replaces) a copy of an item in the id map, its scope bucket and the lexical index.
- * The copy is deep and frozen; an update that leaves the tokens as they were keeps the previous
- * row's token array (and the index its postings).
+ * The copy is deep and frozen; its tokens are the lexical index's own strings, and an update that
+ * leaves the tokens as they were keeps the previous row's token array (and the index its postings).
  */
 export function putItem(state: MemoryStoreState, item: ItemRow): ItemRow {
   const { lexicalTokens, ...rest } = item;
@@ -82,7 +82,7 @@ export function putItem(state: MemoryStoreState, item: ItemRow): ItemRow {
   const previous = state.items.get(item.id);
   const previousTokens = previous?.lexicalTokens;
   const same = previousTokens !== undefined && previousTokens.length === lexicalTokens.length && previousTokens.every((token, at) => token === lexicalTokens[at]);
-  const tokens = same ? previousTokens : Object.freeze([...lexicalTokens]);
+  const tokens = same ? previousTokens : Object.freeze(lexicalTokens.map((token) => state.lexical.canonical(token)));
   const stored = deepFreeze({ ...sharedStringCopy(rest), lexicalTokens: tokens }) as ItemRow;
   state.items.set(stored.id, stored);
   if (state.journal.entries !== undefined) state.touched.add(key);

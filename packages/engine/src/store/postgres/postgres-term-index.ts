@@ -1,5 +1,5 @@
 import { MemoryConfigurationError } from '@memplane/core';
-import { scoreDocuments, scoreWithWindows, windowKeysCovering, windowOfKey, type LexicalPosting, type LexicalRange, type LexicalTotals } from '@memplane/rules';
+import { planWindowWrites, scoreDocuments, scoreWithWindows, windowKeyOf, windowKeysCovering, windowOfKey, type LexicalPosting, type LexicalRange, type LexicalTotals, type WindowChange } from '@memplane/rules';
 import type { ItemRow, ScopeRange, ScopeValues } from '../engine-store-rows';
 import type { LexicalPlace } from '../lexical/lexical-places';
 import { engineWindowShape } from '../lexical/lexical-search';
@@ -26,13 +26,6 @@ import { chunks, type SqlStoreContext } from '../sql/sql-store-context';
 
 /** The narrower scope columns of a posting (the boundary fields are its block). */
 const narrowerOf = (context: SqlStoreContext) => context.fields.filter((field) => !context.boundaryFields.includes(field));
-
-interface WindowChange {
-  readonly key: number;
-  readonly block: number;
-  readonly length: number;
-  readonly members: number;
-}
 
 /** The window changes of documents joining (`sign` 1) or leaving (-1) their windows. */
 function windowChanges(documents: ReadonlyArray<{ place: LexicalPlace; length: number }>, sign: 1 | -1): WindowChange[] {
@@ -166,7 +159,12 @@ async function removeDocuments(connection: SqlConnection, context: SqlStoreConte
   await applyWindowChanges(connection, context, windowChanges(documents.map(({ item, place }) => ({ place, length: item.lexicalTokens.length })), -1));
 }
 
-async function addToTotals(connection: SqlConnection, context: SqlStoreContext, changes: ReadonlyArray<{ block: number; documents: number; length: number }>, windows: ReadonlyMap<number, { windows: number; length: number }> = new Map()): Promise<void> {
+async function addToTotals(
+  connection: SqlConnection,
+  context: SqlStoreContext,
+  changes: ReadonlyArray<{ block: number; documents: number; length: number }>,
+  windows: ReadonlyMap<number, { readonly windows: number; readonly length: number }> = new Map(),
+): Promise<void> {
   const sums = new Map<number, { documents: number; length: number; windows: number; windowLength: number }>();
   for (const change of changes) {
     const sum = sums.get(change.block) ?? { documents: 0, length: 0, windows: 0, windowLength: 0 };
@@ -190,8 +188,9 @@ async function addToTotals(connection: SqlConnection, context: SqlStoreContext, 
 }
 
 /**
- * Applies window changes: a window is created with its first member and deleted with its last.
- * The writer holds the lock of every sequence it changes, so no other writer touches these rows.
+ * Applies window changes (`planWindowWrites`: a window is created with its first member and
+ * deleted with its last). The writer holds the lock of every sequence it changes, so no other
+ * writer touches these rows.
  */
 async function applyWindowChanges(connection: SqlConnection, context: SqlStoreContext, changes: readonly WindowChange[]): Promise<void> {
   if (changes.length === 0) return;
@@ -202,22 +201,11 @@ async function applyWindowChanges(connection: SqlConnection, context: SqlStoreCo
       current.set(Number(row.key), { length: Number(row.length), members: Number(row.members) });
     }
   }
-  const totals = new Map<number, { windows: number; length: number }>();
-  for (const change of changes) {
-    const before = current.get(change.key);
-    const length = (before?.length ?? 0) + change.length;
-    const members = (before?.members ?? 0) + change.members;
-    if (before === undefined && members <= 0) continue;
-    const sum = totals.get(change.block) ?? { windows: 0, length: 0 };
-    totals.set(change.block, sum);
-    sum.length += change.length;
-    if (before === undefined) {
-      await connection.run(`INSERT INTO ${table} (key, block, length, members) VALUES (?, ?, ?, ?)`, [change.key, change.block, length, members]);
-      sum.windows += 1;
-    } else if (members <= 0) {
-      await connection.run(`DELETE FROM ${table} WHERE key = ?`, [change.key]);
-      sum.windows -= 1;
-    } else await connection.run(`UPDATE ${table} SET length = ?, members = ? WHERE key = ?`, [length, members, change.key]);
+  const { rows, totals } = planWindowWrites(current, changes);
+  for (const row of rows) {
+    if (row.action === 'insert') await connection.run(`INSERT INTO ${table} (key, block, length, members) VALUES (?, ?, ?, ?)`, [row.key, row.block, row.length, row.members]);
+    else if (row.action === 'delete') await connection.run(`DELETE FROM ${table} WHERE key = ?`, [row.key]);
+    else await connection.run(`UPDATE ${table} SET length = ?, members = ? WHERE key = ?`, [row.length, row.members, row.key]);
   }
   await addToTotals(connection, context, [], totals);
 }
@@ -262,20 +250,18 @@ async function windowLengths(connection: SqlConnection, context: SqlStoreContext
   return lengths;
 }
 
-/** The members of windows (documents with tokens), through the (sequence, position) index. */
+/**
+ * The members of windows (documents with tokens): the windows as two arrays, each looked up in the
+ * places through the (sequence, position) index (a lateral join, so no plan walks the places), one
+ * statement whatever the number of windows.
+ */
 async function windowMembers(connection: SqlConnection, context: SqlStoreContext, keys: readonly number[]): Promise<Array<[number, number]>> {
-  const members: Array<[number, number]> = [];
-  const { size, stride } = engineWindowShape;
-  for (const batch of chunks([...new Set(keys)], 200)) {
-    const windows = batch.map(windowOfKey);
-    const rows = await connection.all<{ sequence: string | number; position: string | number; rowid: string | number }>(
-      `SELECT sequence, position, rowid FROM ${context.dialect.table('item_places')} WHERE length > 0 AND (${windows.map(() => '(sequence = ? AND position BETWEEN ? AND ?)').join(' OR ')})`,
-      windows.flatMap(({ sequence, start }) => [sequence, start, start + size - 1]),
-    );
-    const wanted = new Set(batch);
-    for (const row of rows) {
-      for (const key of windowKeysCovering(Number(row.sequence), Number(row.position), { size, stride })) if (wanted.has(key)) members.push([key, Number(row.rowid)]);
-    }
-  }
-  return members;
+  if (keys.length === 0) return [];
+  const windows = [...new Set(keys)].map(windowOfKey);
+  const rows = await connection.all<{ sequence: string | number; start: string | number; rowid: string | number }>(
+    `SELECT w.sequence, w.start, p.rowid FROM unnest(?::bigint[], ?::bigint[]) AS w(sequence, start)
+     CROSS JOIN LATERAL (SELECT rowid FROM ${context.dialect.table('item_places')} WHERE sequence = w.sequence AND position BETWEEN w.start AND w.start + ${engineWindowShape.size - 1} AND length > 0) AS p`,
+    [windows.map((window) => window.sequence), windows.map((window) => window.start)],
+  );
+  return rows.map((row) => [windowKeyOf(Number(row.sequence), Number(row.start)), Number(row.rowid)]);
 }
