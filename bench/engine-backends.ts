@@ -79,7 +79,7 @@ export async function openEngine(backend: EngineBackend, embedder: ReturnType<ty
       const bytes = async () =>
         Number((await client.query(`SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`, [schema])).rows[0].bytes);
       const analyze = async () => {
-        for (const table of ['items', 'item_terms']) await client.query(`ANALYZE "${schema}".${table}`);
+        for (const table of ['items', 'item_places', 'lexical_postings', 'lexical_windows', 'lexical_totals']) await client.query(`ANALYZE "${schema}".${table}`);
       };
       return twoEngines(createPostgresEngineStore({ connectionString: postgresUrl, schema }), false, 'none: PostgreSQL 15 here has no pgvector', bytes, analyze);
     }
