@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { MemoryApiCallError, MemoryError, MemoryValidationError } from '@memplane/core';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
@@ -52,24 +51,6 @@ function connectionOver(query: Query): SqlConnection {
   };
 }
 
-/** Statement texts given a name so far: at most {@link namedLimit}, as each is kept on every connection. */
-const statementNames = new Map<string, string>();
-const namedLimit = 256;
-
-/**
- * The name under which the server keeps a statement's plan, for reads and writes of rows (the
- * planner spends about a millisecond on each of the lexical index's joins, more than running
- * them). Statements of other kinds, and texts past the limit, are sent unnamed.
- */
-function statementNameOf(text: string): string | undefined {
-  let name = statementNames.get(text);
-  if (name === undefined && statementNames.size < namedLimit && /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(text)) {
-    name = `memplane_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-    statementNames.set(text, name);
-  }
-  return name;
-}
-
 /** A node-postgres pool as a `SqlDatabase`: each transaction checks out one client. */
 export function createPgPoolDatabase(pool: pg.Pool, options: { ownsPool: boolean }): SqlDatabase {
   const active = new AsyncLocalStorage<SqlConnection>();
@@ -80,8 +61,7 @@ export function createPgPoolDatabase(pool: pg.Pool, options: { ownsPool: boolean
       if (joined !== undefined) return work(joined);
       const client = await guarded('connect', () => pool.connect());
       const connection = connectionOver(async (text, values) => {
-        const name = statementNameOf(text);
-        const result = name === undefined ? await client.query(text, values) : await client.query({ name, text, values });
+        const result = await client.query(text, values);
         return { rows: result.rows, count: result.rowCount ?? 0 };
       });
       let broken: unknown;

@@ -11,12 +11,10 @@ function recordingPool(url: string, statements: Array<{ text: string; values: un
   const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
   (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
     const client = await connect();
-    const query = client.query.bind(client) as (statement: string | pg.QueryConfig, values?: unknown[]) => Promise<pg.QueryResult>;
-    (client as unknown as { query: typeof query }).query = (statement, values) => {
-      // Statements come as text or as a named query config.
-      if (typeof statement === 'string') statements.push({ text: statement, values: values ?? [] });
-      else statements.push({ text: statement.text, values: statement.values ?? [] });
-      return query(statement, values);
+    const query = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+    (client as unknown as { query: (text: string, values?: unknown[]) => Promise<pg.QueryResult> }).query = (text, values) => {
+      statements.push({ text, values: values ?? [] });
+      return query(text, values);
     };
     return client;
   };

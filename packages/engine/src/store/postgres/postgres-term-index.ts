@@ -1,5 +1,5 @@
 import { MemoryConfigurationError } from '@memplane/core';
-import { planWindowWrites, scoreDocuments, scoreWithWindows, windowKeyOf, windowKeysCovering, windowOfKey, type LexicalPosting, type LexicalRange, type LexicalTotals, type WindowChange } from '@memplane/rules';
+import { planWindowWrites, scoreDocuments, scoreWithWindows, windowKeysCovering, windowOfKey, type LexicalPosting, type LexicalRange, type LexicalTotals, type WindowChange } from '@memplane/rules';
 import type { ItemRow, ScopeRange, ScopeValues } from '../engine-store-rows';
 import type { LexicalPlace } from '../lexical/lexical-places';
 import { engineWindowShape } from '../lexical/lexical-search';
@@ -250,18 +250,20 @@ async function windowLengths(connection: SqlConnection, context: SqlStoreContext
   return lengths;
 }
 
-/**
- * The members of windows (documents with tokens): the windows as two arrays, each looked up in the
- * places through the (sequence, position) index (a lateral join, so no plan walks the places), one
- * statement whatever the number of windows.
- */
+/** The members of windows (documents with tokens), through the (sequence, position) index. */
 async function windowMembers(connection: SqlConnection, context: SqlStoreContext, keys: readonly number[]): Promise<Array<[number, number]>> {
-  if (keys.length === 0) return [];
-  const windows = [...new Set(keys)].map(windowOfKey);
-  const rows = await connection.all<{ sequence: string | number; start: string | number; rowid: string | number }>(
-    `SELECT w.sequence, w.start, p.rowid FROM unnest(?::bigint[], ?::bigint[]) AS w(sequence, start)
-     CROSS JOIN LATERAL (SELECT rowid FROM ${context.dialect.table('item_places')} WHERE sequence = w.sequence AND position BETWEEN w.start AND w.start + ${engineWindowShape.size - 1} AND length > 0) AS p`,
-    [windows.map((window) => window.sequence), windows.map((window) => window.start)],
-  );
-  return rows.map((row) => [windowKeyOf(Number(row.sequence), Number(row.start)), Number(row.rowid)]);
+  const members: Array<[number, number]> = [];
+  const { size, stride } = engineWindowShape;
+  for (const batch of chunks([...new Set(keys)], 200)) {
+    const windows = batch.map(windowOfKey);
+    const rows = await connection.all<{ sequence: string | number; position: string | number; rowid: string | number }>(
+      `SELECT sequence, position, rowid FROM ${context.dialect.table('item_places')} WHERE length > 0 AND (${windows.map(() => '(sequence = ? AND position BETWEEN ? AND ?)').join(' OR ')})`,
+      windows.flatMap(({ sequence, start }) => [sequence, start, start + size - 1]),
+    );
+    const wanted = new Set(batch);
+    for (const row of rows) {
+      for (const key of windowKeysCovering(Number(row.sequence), Number(row.position), { size, stride })) if (wanted.has(key)) members.push([key, Number(row.rowid)]);
+    }
+  }
+  return members;
 }

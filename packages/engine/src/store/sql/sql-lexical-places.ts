@@ -136,12 +136,10 @@ export async function rangesOf(connection: SqlConnection, context: SqlStoreConte
 export async function itemsOfRowids(connection: SqlConnection, context: SqlStoreContext, rowids: readonly number[]): Promise<Map<number, ItemRow>> {
   const { dialect, fields } = context;
   const found = new Map<number, ItemRow>();
-  const postgres = dialect.name === 'postgres';
   for (const batch of chunks([...new Set(rowids)], 500)) {
-    // One array parameter on Postgres: the statement's text, and so its plan, is the same for every batch.
     const rows = await connection.all<Record<string, unknown>>(
-      `SELECT p.rowid AS place_rowid, i.* FROM ${dialect.table('item_places')} AS p JOIN ${dialect.table('items')} AS i ON i.id = p.item_id WHERE ${postgres ? 'p.rowid = ANY(?::bigint[])' : `p.rowid IN (${placeholders(batch.length)})`}`,
-      postgres ? [batch] : batch,
+      `SELECT p.rowid AS place_rowid, i.* FROM ${dialect.table('item_places')} AS p JOIN ${dialect.table('items')} AS i ON i.id = p.item_id WHERE p.rowid IN (${placeholders(batch.length)})`,
+      batch,
     );
     for (const row of rows) found.set(Number(row.place_rowid), readItem(dialect, fields, row));
   }
