@@ -1,6 +1,8 @@
 import { MemoryConflictError } from '@memplane/core';
 import { describe, expect, it } from 'vitest';
+import { tokenize } from '@memplane/rules';
 import type { RunLogRow } from '../engine-store-rows';
+import { scopeOf, testItem, testMeta } from '../sql/test-support/store-fixtures';
 import { createInMemoryStore } from './memory-store';
 
 const run = (id: string): RunLogRow => ({
@@ -8,6 +10,33 @@ const run = (id: string): RunLogRow => ({
 });
 
 describe('in-memory store', () => {
+  it('undoes the lexical index with a failed transaction: postings, statistics, windows and places', async () => {
+    const kept = [testItem(scopeOf('acme'), 'billing deploys on tuesday'), testItem(scopeOf('acme'), 'the release train leaves on friday')];
+    const rolledBack = [testItem(scopeOf('acme'), 'billing billing zanzibar'), testItem(scopeOf('acme'), 'zanzibar release')];
+    const request = (terms: string) => ({ range: { companyId: ['acme'] }, terms: tokenize(terms), filter: {}, windowWeight: 3, limit: 10 });
+    const store = createInMemoryStore();
+    await store.open({ ddlMode: 'create', meta: testMeta() });
+    await store.insertItems(kept);
+    const failing = store.transaction(async (tx) => {
+      await tx.insertItems(rolledBack);
+      await tx.deleteItems(scopeOf('acme'), [kept[0]!.id]);
+      throw new MemoryConflictError({ message: 'lost' });
+    });
+    await expect(failing).rejects.toSatisfy((error: unknown) => MemoryConflictError.isInstance(error));
+    expect(await store.searchLexical(request('zanzibar'))).toEqual([]);
+    // The same scores as a store that only ever held the kept items, and the next write takes the place the rolled-back one had.
+    const fresh = createInMemoryStore();
+    await fresh.open({ ddlMode: 'create', meta: testMeta() });
+    await fresh.insertItems(kept);
+    const later = testItem(scopeOf('acme'), 'billing on monday');
+    await store.insertItems([later]);
+    await fresh.insertItems([later]);
+    const scores = async (of: typeof store) => (await of.searchLexical(request('billing release'))).map((hit) => [hit.item.id, hit.score]);
+    expect(await scores(store)).toEqual(await scores(fresh));
+    expect((await scores(store)).length).toBe(3);
+  });
+
+
   it('rolls a failed transaction back without undoing a write made outside it meanwhile', async () => {
     const store = createInMemoryStore();
     let release: () => void = () => undefined;
